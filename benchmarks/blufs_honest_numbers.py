@@ -23,10 +23,11 @@ import scipy.io
 from threadpoolctl import threadpool_limits
 
 from ufsbench import rank_features
-from ufsbench.blufs_paper import oracle_cells, read_reference
+from ufsbench.blufs_paper import oracle_cells
 from ufsbench.evaluate import evaluate_selection
 from ufsbench.methods.registry import get_method
 from ufsbench.plan import expand_grid, parse_setting_id, setting_id
+from ufsbench.reference import load_reference
 from ufsbench.tuning import reseed, run_settings, stage1_winners, stage2_settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,7 +73,7 @@ def main():
                                       seed_key=(name, "random", seed), repeats=10,
                                       engine="litekmeans", n_init=10, max_iter=50)  # fmt: skip
             random.append(rows.groupby("n_features")["acc"].mean().max())
-    ref = read_reference(ROOT / "config" / "papers" / "blufs_reference.tsv")
+    ref = load_reference(ROOT / "config" / "reference" / "blufs.tsv")
     paper = ref[(ref["table"] == "II") & (ref["dataset"] == name) & (ref["method"] == "blufs")]
     paper_acc = float(paper["mean"].iloc[0]) if len(paper) else float("nan")
     print(f"{name}: {len(stage1)} + {len(settings2)} settings ({args.grid} grid), "

@@ -7,12 +7,12 @@ from ufsbench.blufs_paper import (
     default_cells,
     markdown,
     oracle_cells,
-    read_reference,
     reseed_long,
     versus_paper,
     wide_table,
 )
 from ufsbench.io import write_table, write_text
+from ufsbench.reference import load_reference
 
 log = joblog.setup(snakemake.log[0])
 p = snakemake.params
@@ -47,7 +47,7 @@ write_text(
     ),
 )
 
-reference = read_reference(p.reference)
+reference = load_reference(p.reference)
 reseeds = [pd.read_csv(f, sep="\t") for f in snakemake.input.reseeds]
 table = versus_paper(cells, reference, reseeds=reseed_long(reseeds), defaults=default_cells(main))
 knn_ref = versus_paper(best[["dataset", "method", "metric", "mean", "std", "n_features",

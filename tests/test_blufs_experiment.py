@@ -11,17 +11,18 @@ from scipy import stats as sps
 from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
 
 from ufsbench import rank_features
-from ufsbench.blufs_paper import oracle_cells, read_reference, versus_paper, wide_table
+from ufsbench.blufs_paper import oracle_cells, versus_paper, wide_table
 from ufsbench.datasets import load_registry, unavailable_reason
 from ufsbench.evaluate import knn_classification
 from ufsbench.methods.base import Selection
 from ufsbench.methods.registry import get_method
 from ufsbench.plan import available_datasets, parse_setting_id, setting_id
 from ufsbench.plots import cliques, plot_cd_diagram
+from ufsbench.reference import load_reference
 from ufsbench.stats import average_ranks, friedman_nemenyi, nemenyi_q
 from ufsbench.tuning import stage1_winners, stage2_settings
 
-REFERENCE = ROOT / "config" / "papers" / "blufs_reference.tsv"
+REFERENCE = ROOT / "config" / "reference" / "blufs.tsv"
 
 
 # -- Friedman + Nemenyi ---------------------------------------------------------------------
@@ -36,7 +37,7 @@ def test_nemenyi_critical_values_match_demsar_table():
 
 def test_friedman_matches_the_paper_table_ranks_and_cd():
     """Spec §6.7: ranks of Table II (Baseline excluded): BLUFS 1.00 ... ; CD 4.79 (K=10, N=8)."""
-    ref = read_reference(REFERENCE)
+    ref = load_reference(REFERENCE)
     acc = ref[(ref["table"] == "II") & (ref["method"] != "allfea")]
     table = acc.pivot(index="dataset", columns="method", values="mean")
     result = friedman_nemenyi(table)
@@ -189,7 +190,7 @@ def test_versus_paper_difference_and_companions():
                           "n_features": [30, 30], "params": ["x", "seed=1"]})  # fmt: skip
     reseeds = pd.DataFrame({"dataset": "warpar10p", "method": "blufs", "metric": "acc",
                             "seed": [0, 1], "value": [30.0, 32.0]})  # fmt: skip
-    out = versus_paper(cells, read_reference(REFERENCE), reseeds=reseeds)
+    out = versus_paper(cells, load_reference(REFERENCE), reseeds=reseeds)
     row = out.iloc[0]
     assert len(out) == 1 and row["paper"] == 38.45
     assert row["difference"] == pytest.approx(1.55) and row["reseed_mean"] == 31.0

@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .reference import vs_paper
+
 CELL_COLUMNS = ("dataset", "method", "metric", "mean", "std", "n_features", "params")
 PAPER_NAMES = {
     "allfea": "Baseline",
@@ -110,13 +112,29 @@ def markdown(table: pd.DataFrame, title: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_reference(path) -> pd.DataFrame:
-    """The paper's transcribed tables (``config/papers/blufs_reference.tsv``)."""
-    ref = pd.read_csv(path, sep="\t", comment="#", dtype={"table": str})
-    missing = {"table", "dataset", "method", "metric", "mean"} - set(ref.columns)
-    if missing:
-        raise ValueError(f"reference {path}: missing columns {sorted(missing)}")
-    return ref
+# blufs_vs_paper.tsv: the columns of :func:`ufsbench.reference.vs_paper` it keeps, in
+# order, and the name each has in the file.
+VS_PAPER_NAMES = {
+    "dataset": "dataset",
+    "method": "method",
+    "metric": "metric",
+    "ours": "ours",
+    "ours_std": "ours_std",
+    "n_features": "ours_s",
+    "params": "params",
+    "paper": "paper",
+    "paper_std": "paper_std",
+    "paper_s": "paper_s",
+    "diff": "difference",
+    "random_control": "random_oracle",
+    "default": "default",
+    "default_n_features": "default_s",
+    "reseed": "reseed_mean",
+    "reseed_std": "reseed_std",
+    "reseed_n": "reseeds",
+    "reseed_diff": "reseed_difference",
+    "note": "notes",
+}
 
 
 def versus_paper(
@@ -127,54 +145,45 @@ def versus_paper(
     defaults: pd.DataFrame | None = None,
     tables=("II", "III"),
 ) -> pd.DataFrame:
-    """Our oracle cell, the paper's, the difference and the honest companions.
+    """Our oracle cells against the paper's ``tables``, with the honest companions.
 
+    :func:`ufsbench.reference.vs_paper` on every cell of ours but the RandomSubset's.
     ``reseeds``: rows ``dataset, method, metric, seed, value`` (%), the winning cell
     re-run per seed; ``defaults``: :func:`default_cells`. The RandomSubset control is the
     ``random`` method's oracle cell of the same dataset and metric, when it ran.
     """
-    ref = reference[reference["table"].isin(tables)]
-    ref = ref.rename(columns={"mean": "paper", "std": "paper_std", "n_features": "paper_s"})
-    ours = cells.rename(columns={"mean": "ours", "std": "ours_std", "n_features": "ours_s"})
-    out = ours.merge(
-        ref[["dataset", "method", "metric", "paper", "paper_std", "paper_s"]],
-        on=["dataset", "method", "metric"],
-        how="left",
-    )
-    out["difference"] = out["ours"] - out["paper"]
-    random = cells[cells["method"] == "random"][["dataset", "metric", "mean"]]
-    out = out.merge(random.rename(columns={"mean": "random_oracle"}), on=["dataset", "metric"],
-                    how="left")  # fmt: skip
-    if defaults is not None and not defaults.empty:
-        d = defaults.rename(columns={"mean": "default", "n_features": "default_s"})
-        out = out.merge(d[["dataset", "method", "metric", "default", "default_s"]],
-                        on=["dataset", "method", "metric"], how="left")  # fmt: skip
-    else:
-        out["default"], out["default_s"] = np.nan, np.nan
+    parts = [cells.assign(protocol="oracle")]
+    if defaults is not None:
+        parts.append(defaults.assign(protocol="default"))
     if reseeds is not None and not reseeds.empty:
-        agg = reseeds.groupby(["dataset", "method", "metric"])["value"]
-        stats = agg.agg(reseed_mean="mean", reseed_std=lambda v: v.std(ddof=1),
-                        reseeds="count").reset_index()  # fmt: skip
-        out = out.merge(stats, on=["dataset", "method", "metric"], how="left")
-        out["reseed_difference"] = out["reseed_mean"] - out["paper"]
-    else:
-        out["reseed_mean"] = out["reseed_std"] = out["reseeds"] = np.nan
-        out["reseed_difference"] = np.nan
-    out["notes"] = [_note(row) for row in out.itertuples()]
-    out = out[out["method"] != "random"].reset_index(drop=True)
-    return out
+        runs = reseeds.groupby(["dataset", "method", "metric"], sort=False)["value"]
+        stats = runs.agg(mean="mean", std=lambda v: v.std(ddof=1), n="count").reset_index()
+        parts.append(stats.assign(protocol="reseed"))
+    ours = pd.concat(parts, ignore_index=True)
+    random = cells[cells["method"] == "random"]
+    table = vs_paper(
+        reference[reference["table"].isin(tables)],
+        ours[ours["method"] != "random"],
+        controls=random[["dataset", "metric", "mean"]].rename(columns={"mean": "random_control"}),
+        rows="ours",
+        companions=("default", "reseed"),
+        carry=("n_features", "params", "n"),
+        columns=list(VS_PAPER_NAMES),
+        describe=_note,
+    )
+    return table.rename(columns=VS_PAPER_NAMES)
 
 
 def _note(row) -> str:
     notes = []
-    if np.isnan(row.paper):
+    if np.isnan(row["paper"]):
         notes.append("no paper value")
-    if row.dataset in DATASET_NOTES:
-        notes.append(DATASET_NOTES[row.dataset])
-    if row.method != "allfea" and not np.isnan(row.paper):
-        if not np.isnan(row.reseed_mean) and abs(row.reseed_difference) > 3.0:
-            notes.append(f"seed-averaged winner misses the paper by {row.reseed_difference:+.2f}")
-        if not np.isnan(row.random_oracle) and row.random_oracle >= row.ours:
+    if row["dataset"] in DATASET_NOTES:
+        notes.append(DATASET_NOTES[row["dataset"]])
+    if row["method"] != "allfea" and not np.isnan(row["paper"]):
+        if not np.isnan(row["reseed"]) and abs(row["reseed_diff"]) > 3.0:
+            notes.append(f"seed-averaged winner misses the paper by {row['reseed_diff']:+.2f}")
+        if not np.isnan(row["random_control"]) and row["random_control"] >= row["ours"]:
             notes.append("RandomSubset oracle matches or beats this cell")
     return "; ".join(notes)
 

@@ -7,19 +7,25 @@ starting with ``#`` are comments)::
     table2  wine     lsdcl   acc     87.47  4.14  1.00  true
 
 ``dataset``, ``method``, ``metric`` and ``mean`` are required; ``std``, ``p``, ``bold``
-and ``table`` are optional. Any other column (``n_train``, ``n_features``, ...) is a
-*key*: it must also be a column of our results, and cells are matched on it. Values are
-percentages, as in the papers. A metric name of the reference (e.g. ``nmi``) is mapped to
-one of ours (e.g. ``nmi_sqrt``) by ``metric_map``, because papers name one NMI while we
-compute both normalisations.
+and ``table`` are optional. A column named ``paper_*`` (``paper_s``, ``paper_dataset``,
+...) says more about the paper's cell and is carried along. Any other column
+(``n_train``, ``n_features``, ``k``, ...) is a *key*: it must also be a column of our
+results, and cells are matched on it; a key is unique within a table. Values are in the
+paper's units (percentages, error ratios, fractions, seconds). A metric name of the
+reference (e.g. ``nmi``) is mapped to one of ours (e.g. ``nmi_sqrt``) by ``metric_map``,
+because papers name one NMI while we compute both normalisations.
 
 The functions are paper-agnostic: the LSDCL, BLUFS, POCSS and SRSG reproductions all use
 
-- :func:`load_reference` to read and check a reference file;
-- :func:`random_controls` for the RandomSubset control of every method: the oracle over
-  as many random rankings as the method's grid has settings;
+- :func:`load_reference` to read and check a reference file (``config/reference/``);
 - :func:`vs_paper` for the comparison table: ours, the paper's, the difference, and
-  beside every oracle cell the default-parameter result and the random control.
+  beside every cell the companions a paper asks for (the default-parameter result, a
+  re-seeded winner, the random control), with a generated note;
+- :func:`random_controls` for the RandomSubset control of every method: the oracle over
+  as many random rankings as the method's grid has settings.
+
+What differs between papers is data passed to these: which cells (``rows``), which
+companions, which columns, the wording of the note.
 """
 
 from __future__ import annotations
@@ -67,13 +73,15 @@ def load_reference(path) -> pd.DataFrame:
     -------
     pandas.DataFrame
         The file's rows with ``mean``, ``std`` and ``p`` as floats (NaN where empty),
-        ``bold`` as bool (False where empty) and every key column as read. The key
-        columns are listed in ``frame.attrs["keys"]``.
+        ``bold`` as bool (False where empty), ``table`` as text ("" when absent) and every
+        key and ``paper_*`` column as read, as numbers when each of its values is one.
+        The key columns are listed in ``frame.attrs["keys"]``.
 
     Notes
     -----
-    Raises ``ValueError`` naming the file for a missing required column, a non-numeric
-    value, or two rows with the same key.
+    Raises ``ValueError`` naming the file (and the line, counting comments) for a missing
+    file or required column, an empty table, a non-numeric value, a row without a mean,
+    or two rows of one table with the same key.
     """
     path = Path(path)
     if not path.is_file():
@@ -84,6 +92,16 @@ def load_reference(path) -> pd.DataFrame:
         raise ValueError(f"reference {path.name!r}: missing columns {', '.join(missing)}")
     if frame.empty:
         raise ValueError(f"reference {path.name!r}: no rows")
+    # The file's line of every row (comment and blank lines are skipped by the reader).
+    lines = [
+        number
+        for number, text in enumerate(path.read_text().splitlines(), start=1)
+        if text.strip() and not text.lstrip().startswith("#")
+    ][1:]
+
+    def where(row: int) -> str:
+        return f"reference {path.name!r} line {lines[row] if row < len(lines) else row + 2}"
+
     for column in ("mean", "std", "p"):
         if column not in frame.columns:
             frame[column] = ""
@@ -92,31 +110,44 @@ def load_reference(path) -> pd.DataFrame:
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
             raise ValueError(
-                f"reference {path.name!r}: column {column!r} row {row + 1} is not a number: "
-                f"{frame[column].iloc[row]!r}"
+                f"{where(row)}: column {column!r} is not a number: {frame[column].iloc[row]!r}"
             )
         frame[column] = values.astype(float)
     if frame["mean"].isna().any():
-        raise ValueError(f"reference {path.name!r}: every row needs a mean")
+        row = int(np.flatnonzero(frame["mean"].isna().to_numpy())[0])
+        raise ValueError(f"{where(row)}: every row needs a mean")
     if "bold" not in frame.columns:
         frame["bold"] = ""
     frame["bold"] = frame["bold"].str.lower().eq("true")
     if "table" not in frame.columns:
         frame["table"] = ""
-    keys = [c for c in frame.columns if c not in NON_KEY]
-    for column in keys:
-        if column not in ("dataset", "method", "metric"):
-            numeric = pd.to_numeric(frame[column], errors="coerce")
-            if not numeric.isna().any():
-                frame[column] = numeric.astype(int if (numeric % 1 == 0).all() else float)
-    duplicated = frame.duplicated(subset=keys)
+    keys = reference_keys(frame.columns)
+    for column in frame.columns:
+        if column in ("dataset", "method", "metric") or not (
+            column in keys or column.startswith("paper_")
+        ):
+            continue
+        values = frame[column].replace("", np.nan)
+        numeric = pd.to_numeric(values, errors="coerce")
+        if values.notna().any() and (numeric.notna() | values.isna()).all():
+            whole = numeric.notna().all() and (numeric % 1 == 0).all()
+            frame[column] = numeric.astype(int if whole else float)
+    duplicated = frame.duplicated(subset=["table", *keys])
     if duplicated.any():
-        row = frame[duplicated].iloc[0]
+        row = int(np.flatnonzero(duplicated.to_numpy())[0])
+        cell = frame.iloc[row]
         raise ValueError(
-            f"reference {path.name!r}: duplicate cell " + ", ".join(f"{k}={row[k]}" for k in keys)
+            f"{where(row)}: duplicate cell "
+            + ", ".join(f"{k}={cell[k]}" for k in ["table", *keys] if k != "table" or cell[k])
         )
     frame.attrs["keys"] = keys
     return frame
+
+
+def reference_keys(columns) -> list[str]:
+    """The key columns of a reference table: all but ``table``, the values, ``note`` and
+    the ``paper_*`` columns (what the paper says about a cell, carried along)."""
+    return [c for c in columns if c not in NON_KEY and not str(c).startswith("paper_")]
 
 
 def grid_sizes(scores: pd.DataFrame) -> pd.Series:
@@ -192,13 +223,18 @@ def vs_paper(
     protocol: str = "oracle",
     controls: pd.DataFrame | None = None,
     notes: pd.DataFrame | None = None,
+    rows: str = "reference",
+    companions=("default",),
+    carry=(),
+    columns=VS_PAPER_COLUMNS,
+    describe=None,
 ) -> pd.DataFrame:
-    """Every reference cell with our value, the difference and the controls beside it.
+    """Reference cells with our value, the difference and the companions beside them.
 
     Parameters
     ----------
     reference : pandas.DataFrame
-        As returned by :func:`load_reference`.
+        As returned by :func:`load_reference` (a row subset of it will do).
     ours : pandas.DataFrame
         Our results with the reference's key columns (``metric`` in our names), a
         ``protocol`` column when it has several protocols, and ``mean`` (and ``std``),
@@ -207,59 +243,90 @@ def vs_paper(
         Reference metric name -> our metric name (``{"nmi": "nmi_sqrt"}``); unmapped
         names are used as they are.
     protocol : str, default="oracle"
-        Our protocol compared with the paper (the papers' is the oracle). When ``ours``
-        also has ``default`` rows, they are reported in ``default``.
+        Our protocol compared with the paper (the papers' is the oracle).
     controls : pandas.DataFrame, optional
-        :func:`random_controls` output, matched on (dataset, method, metric).
+        The random control: columns ``dataset``, ``metric``, ``random_control``,
+        optionally ``method`` (else one control serves every method of a dataset) and
+        ``random_draws``; e.g. :func:`random_controls`.
     notes : pandas.DataFrame, optional
         Hand-written explanations: columns ``dataset``, ``method``, ``note`` (and
         optionally ``metric``); appended to the generated note.
+    rows : {"reference", "ours", "both"}, default="reference"
+        Which cells: every reference cell in the reference's order (a cell we did not
+        run has NaN values and the note ``not run``); every cell of ours at
+        ``protocol``, in our order (NaN paper values where the paper has none); or the
+        cells of both, in the reference's order.
+    companions : sequence of str, default=("default",)
+        Further protocols of ``ours`` set beside each cell: for a protocol ``c`` the
+        columns ``c`` (its mean), ``c_std`` and ``c_diff`` (``c - paper``); NaN where
+        ``ours`` has no such rows.
+    carry : sequence of str, default=()
+        Further columns of ``ours`` (e.g. ``n_features``, ``params``) kept: under their
+        own name for ``protocol``, as ``c_<column>`` for a companion ``c``.
+    columns : sequence of str or None, default=VS_PAPER_COLUMNS
+        The output's columns in order (those it has); any key column not listed follows
+        ``metric``. ``None`` keeps every column.
+    describe : callable, optional
+        ``row -> str``, the generated note of a cell; by default :func:`numbers_note`.
 
     Returns
     -------
     pandas.DataFrame
-        One row per reference cell, in the reference's order, with the columns of
-        ``VS_PAPER_COLUMNS`` plus any extra key column. ``diff = ours - paper``; a cell
-        we did not run has NaN values and the note ``not run``.
+        One row per cell. ``diff = ours - paper``; ``ours_minus_random`` and
+        ``paper_minus_random`` set both beside the random control.
     """
+    if rows not in ("reference", "ours", "both"):
+        raise ValueError(f"vs_paper: rows must be 'reference', 'ours' or 'both', not {rows!r}")
     metric_map = dict(metric_map or {})
-    keys = list(reference.attrs.get("keys") or [c for c in reference.columns if c not in NON_KEY])
+    keys = list(reference.attrs.get("keys") or reference_keys(reference.columns))
     missing = [k for k in keys if k not in ours.columns]
     if missing:
         raise ValueError(f"vs_paper: our results lack the reference key columns {missing}")
+    clash = [c for c in carry if c in keys or c in reference.columns]
+    if clash:
+        raise ValueError(f"vs_paper: carried columns {clash} are also reference columns")
     ref = reference.copy()
     ref["our_metric"] = ref["metric"].map(lambda m: metric_map.get(m, m))
     extra = [k for k in keys if k not in ("dataset", "method", "metric")]
-    match = ["dataset", "method", *extra]
+    on = ["dataset", "method", *extra, "our_metric"]
 
     ours = ours.copy()
     if "protocol" not in ours.columns:
         ours["protocol"] = protocol
-    if "std" not in ours.columns:
-        ours["std"] = np.nan
+    for column in ("std", *carry):
+        if column not in ours.columns:
+            ours[column] = np.nan
     for column in extra:
         ours[column] = ours[column].astype(ref[column].dtype)
     ours = ours.rename(columns={"metric": "our_metric"})
-    main = ours[ours["protocol"] == protocol][[*match, "our_metric", "mean", "std"]]
-    main = main.rename(columns={"mean": "ours", "std": "ours_std"})
-    out = ref.merge(main, on=[*match, "our_metric"], how="left", sort=False)
-    default = ours[ours["protocol"] == "default"][[*match, "our_metric", "mean"]]
-    if protocol != "default" and len(default):
-        out = out.merge(
-            default.rename(columns={"mean": "default"}),
-            on=[*match, "our_metric"],
-            how="left",
-            sort=False,
+
+    def cells(name: str, prefix: str) -> pd.DataFrame:
+        part = ours[ours["protocol"] == name][[*on, "mean", "std", *carry]]
+        return part.rename(
+            columns={"mean": prefix, "std": f"{prefix}_std"}
+            | ({c: f"{prefix}_{c}" for c in carry} if prefix != "ours" else {})
         )
+
+    main = cells(protocol, "ours")
+    if rows == "ours":
+        out = main.merge(ref, on=on, how="left", sort=False)
+        out["metric"] = out["metric"].fillna(out["our_metric"])
     else:
-        out["default"] = np.nan
+        out = ref.merge(main, on=on, how="inner" if rows == "both" else "left", sort=False)
+    for name in companions:
+        beside = cells(name, name) if name != protocol else pd.DataFrame()
+        if len(beside):
+            out = out.merge(beside, on=on, how="left", sort=False)
+        else:
+            for column in (name, f"{name}_std", *(f"{name}_{c}" for c in carry)):
+                out[column] = np.nan
     if controls is not None and len(controls):
         ctrl = controls.rename(columns={"metric": "our_metric"})
+        if "random_draws" not in ctrl.columns:
+            ctrl = ctrl.assign(random_draws=np.nan)
+        by = ["dataset", *(["method"] if "method" in ctrl.columns else []), "our_metric"]
         out = out.merge(
-            ctrl[["dataset", "method", "our_metric", "random_control", "random_draws"]],
-            on=["dataset", "method", "our_metric"],
-            how="left",
-            sort=False,
+            ctrl[[*by, "random_control", "random_draws"]], on=by, how="left", sort=False
         )
     else:
         out["random_control"] = np.nan
@@ -267,26 +334,35 @@ def vs_paper(
     out = out.rename(columns={"mean": "paper", "std": "paper_std", "p": "paper_p"})
     out["protocol"] = protocol
     out["diff"] = out["ours"] - out["paper"]
-    out["default_diff"] = out["default"] - out["paper"]
+    for name in companions:
+        out[f"{name}_diff"] = out[name] - out["paper"]
     out["ours_minus_random"] = out["ours"] - out["random_control"]
     out["paper_minus_random"] = out["paper"] - out["random_control"]
-    out["note"] = [_note(row) for _, row in out.iterrows()]
+    describe = describe or numbers_note
+    out["note"] = [describe(row) for _, row in out.iterrows()]
     if notes is not None and len(notes):
         out = _add_notes(out, notes)
-    columns = [c for c in VS_PAPER_COLUMNS if c in out.columns]
-    columns[4:4] = [k for k in extra if k not in columns]
-    return out[columns].reset_index(drop=True)
+    out = out.reset_index(drop=True)
+    if columns is None:
+        return out
+    chosen = [c for c in columns if c in out.columns]
+    at = chosen.index("metric") + 1 if "metric" in chosen else 0
+    chosen[at:at] = [k for k in extra if k not in chosen]
+    return out[chosen]
 
 
-def _note(row) -> str:
+def numbers_note(row) -> str:
+    """The generated note of a :func:`vs_paper` cell: the numbers in words."""
     if np.isnan(row["ours"]):
         return "not run"
     parts = [f"ours {row['ours']:.2f} vs paper {row['paper']:.2f} ({row['diff']:+.2f})"]
     if not np.isnan(row.get("default", np.nan)):
         parts.append(f"default setting {row['default']:.2f}")
     if not np.isnan(row.get("random_control", np.nan)):
+        draws = row.get("random_draws", np.nan)
+        over = "random rankings" if np.isnan(draws) else f"{int(draws)} random rankings"
         parts.append(
-            f"oracle over {int(row['random_draws'])} random rankings {row['random_control']:.2f}"
+            f"oracle over {over} {row['random_control']:.2f}"
             f" (ours {row['ours_minus_random']:+.2f}, paper {row['paper_minus_random']:+.2f})"
         )
     return "; ".join(parts)

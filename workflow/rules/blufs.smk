@@ -131,7 +131,7 @@ rule blufs_tables:
         ablation=BLUFS.get("ablation", []),
         knn=BLUFS.get("knn", {}),
         reference=str(Path(workflow.basedir) / BLUFS.get("reference", "")),
-        code=code_hash("blufs_paper.py", "io.py"),
+        code=code_hash("blufs_paper.py", "reference.py", "io.py"),
     script:
         "../../scripts/blufs_tables.py"
 
@@ -366,6 +366,6 @@ rule blufs_table8:
     threads: 1
     params:
         reference=str(Path(workflow.basedir) / BLUFS.get("reference", "")),
-        code=code_hash("blufs_paper.py"),
+        code=code_hash("blufs_paper.py", "reference.py"),
     script:
         "../../scripts/blufs_table8.py"
