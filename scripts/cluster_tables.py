@@ -4,18 +4,18 @@ from ufsbench import joblog
 from ufsbench.clustering import (
     compare_with_paper,
     paper_table_markdown,
-    read_reference,
     read_scores,
     summarize,
 )
 from ufsbench.io import write_table, write_text
+from ufsbench.reference import load_reference
 
 log = joblog.setup(snakemake.log[0], snakemake.threads)
 for name, reason in snakemake.params.skipped.items():
     log.warning("dataset %s skipped: %s", name, reason)
 summary = summarize(read_scores(snakemake.input.scores), snakemake.params.select)
 write_table(snakemake.output.summary, summary)
-comparison = compare_with_paper(summary, read_reference(snakemake.input.reference))
+comparison = compare_with_paper(summary, load_reference(snakemake.input.reference))
 write_table(snakemake.output.comparison, comparison)
 for path, table in zip(snakemake.output.tables, ["1", "2", "3"], strict=True):
     write_text(path, paper_table_markdown(comparison, table))

@@ -12,10 +12,10 @@ from ufsbench.clustering import (
     compare_with_paper,
     fs_graph_setting,
     paper_table_markdown,
-    read_reference,
     summarize,
 )
 from ufsbench.datasets import load_registry
+from ufsbench.reference import load_reference
 
 REGISTRY = load_registry(ROOT / "config" / "datasets.yaml")
 REFERENCE = ROOT / "config" / "reference" / "srsg_paper.tsv"
@@ -62,9 +62,9 @@ def test_fs_graph_setting():
 
 
 def test_reference_table_is_complete_and_subsets_match_the_registry():
-    ref = read_reference(REFERENCE)
+    ref = load_reference(REFERENCE)
     assert len(ref) == 360  # 30 rows x 6 methods x 2 metrics
-    assert ref["value"].between(0, 1).all()
+    assert ref["mean"].between(0, 1).all()
     assert set(ref["method"]) == {"km", "sc", "l1graph", "smce", "lr_l1graph", "srsg"}
     # the sample counts the paper's accuracies imply (srsg.md §11), as registered
     implied = {
@@ -82,7 +82,7 @@ def test_reference_table_is_complete_and_subsets_match_the_registry():
         assert name in set(ref["dataset"])
         assert REGISTRY[name].n_samples == n
     value = ref[(ref.dataset == "ionosphere") & (ref.method == "srsg") & (ref.metric == "acc")]
-    assert value["value"].item() == 0.7635
+    assert value["mean"].item() == 0.7635
 
 
 def test_summary_picks_best_setting_and_compares_with_paper():
@@ -104,7 +104,7 @@ def test_summary_picks_best_setting_and_compares_with_paper():
     best = summary.iloc[0]
     assert best["setting"] == "lam=0.5" and best["protocol"] == "oracle"
     assert best["acc_mean"] == pytest.approx(0.91) and best["acc_seed0"] == pytest.approx(0.9)
-    comparison = compare_with_paper(summary, read_reference(REFERENCE))
+    comparison = compare_with_paper(summary, load_reference(REFERENCE))
     acc = comparison[comparison.metric == "acc"].iloc[0]
     assert acc["paper"] == 0.6370 and acc["difference"] == pytest.approx(0.91 - 0.637)
     markdown = paper_table_markdown(comparison, "3")

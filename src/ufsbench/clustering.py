@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from .plan import expand_grid, setting_id
+from .reference import vs_paper
 from .sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS, check_params
 
 TASKS = ("selection", "clustering")
@@ -172,50 +173,56 @@ def summarize(scores: pd.DataFrame, select: str = "acc") -> pd.DataFrame:
     return out[head + [c for c in out.columns if c not in head]].reset_index(drop=True)
 
 
-def read_reference(path) -> pd.DataFrame:
-    return pd.read_csv(path, sep="\t", comment="#", dtype={"table": str})
+# srsg_vs_paper.tsv: the columns of :func:`ufsbench.reference.vs_paper` it keeps, in
+# order, and the name each has in the file (``selection`` is the summary's protocol).
+VS_PAPER_NAMES = {
+    "table": "table",
+    "dataset": "dataset",
+    "paper_dataset": "paper_dataset",
+    "method": "method",
+    "metric": "metric",
+    "ours": "ours",
+    "ours_std": "ours_std",
+    "seed0": "ours_seed0",
+    "paper": "paper",
+    "diff": "difference",
+    "setting": "setting",
+    "selection": "protocol",
+}
 
 
 def compare_with_paper(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
-    """Ours (mean over seeds, and seed 0) next to the paper's value, for every cell we ran."""
-    rows = []
-    for _, r in reference.iterrows():
-        mine = summary[(summary["dataset"] == r["dataset"]) & (summary["method"] == r["method"])]
-        if mine.empty:
-            continue
-        m = mine.iloc[0]
-        ours = float(m[f"{r['metric']}_mean"])
-        rows.append(
-            {
-                "table": r["table"],
-                "dataset": r["dataset"],
-                "paper_dataset": r["paper_dataset"],
-                "method": r["method"],
-                "metric": r["metric"],
-                "ours": round(ours, 4),
-                "ours_std": round(float(m[f"{r['metric']}_std"]), 4),
-                "ours_seed0": round(float(m[f"{r['metric']}_seed0"]), 4),
-                "paper": float(r["value"]),
-                "difference": round(ours - float(r["value"]), 4),
-                "setting": m["setting"],
-                "protocol": m["protocol"],
-            }
-        )
-    columns = [
-        "table",
-        "dataset",
-        "paper_dataset",
-        "method",
-        "metric",
-        "ours",
-        "ours_std",
-        "ours_seed0",
-        "paper",
-        "difference",
-        "setting",
-        "protocol",
-    ]
-    return pd.DataFrame(rows, columns=columns)
+    """Ours (mean over seeds, and seed 0) next to the paper's value, for every cell we ran.
+
+    ``reference``: :func:`ufsbench.reference.load_reference` of the paper's table; the
+    comparison is :func:`ufsbench.reference.vs_paper` on the cells both have, rounded to
+    4 decimals like the paper.
+    """
+    metrics = list(dict.fromkeys(reference["metric"]))
+    ours = pd.concat(
+        [
+            summary[["dataset", "method", "setting", "protocol"]].assign(
+                metric=metric,
+                mean=summary[f"{metric}_mean"],
+                std=summary[f"{metric}_std"],
+                seed0=summary[f"{metric}_seed0"],
+            )
+            for metric in metrics
+        ],
+        ignore_index=True,
+    ).rename(columns={"protocol": "selection"})
+    table = vs_paper(
+        reference,
+        ours,
+        rows="both",
+        companions=(),
+        carry=("seed0", "setting", "selection"),
+        columns=list(VS_PAPER_NAMES),
+    )
+    table[["ours", "ours_std", "seed0", "diff"]] = table[
+        ["ours", "ours_std", "seed0", "diff"]
+    ].round(4)
+    return table.rename(columns=VS_PAPER_NAMES)
 
 
 def paper_table_markdown(comparison: pd.DataFrame, table: str) -> str:

@@ -76,6 +76,6 @@ rule cluster_tables:
     params:
         select=CLUSTER_CONFIG.get("select", "acc"),
         skipped=CPLAN.skipped,
-        code=code_hash("clustering.py"),
+        code=code_hash("clustering.py", "reference.py"),
     script:
         "../../scripts/cluster_tables.py"
