@@ -25,6 +25,7 @@ from ufsbench.css.objective import svd_tails
 from ufsbench.css.solvers import GramCache
 from ufsbench.data import load_dataset, normalize
 from ufsbench.datasets import load_registry
+from ufsbench.reference import load_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,7 +61,7 @@ def main(argv=None):
             frames.append(rows)
             pd.concat(frames, ignore_index=True).to_csv(out, sep="\t", index=False)
     runs = pd.concat(frames, ignore_index=True)
-    reference = table.load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
+    reference = load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
     comparison = table.paper_comparison(table.summarize(runs), reference)
     print(comparison.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
 

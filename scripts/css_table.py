@@ -5,6 +5,7 @@ import pandas as pd
 from ufsbench import joblog
 from ufsbench.css import table
 from ufsbench.io import write_table, write_text
+from ufsbench.reference import load_reference
 
 log = joblog.setup(snakemake.log[0])
 runs = pd.concat([pd.read_csv(f, sep="\t") for f in snakemake.input.runs], ignore_index=True)
@@ -23,7 +24,7 @@ text = "".join(
     for k in p.ks
 )
 write_text(snakemake.output.markdown, text)
-reference = table.load_reference(snakemake.input.reference)
+reference = load_reference(snakemake.input.reference)
 in_table = summary[summary["dataset"].isin(p.datasets) & summary["k"].isin(p.ks)]
 comparison = table.paper_comparison(in_table, reference)
 write_table(snakemake.output.paper, table.comparison_with_skipped(comparison, reference, p.skipped))

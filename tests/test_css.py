@@ -17,6 +17,7 @@ from ufsbench.css.pocss import paper_budget, pocss
 from ufsbench.css.ranking import subset_ranking
 from ufsbench.css.solvers import METHODS, solve
 from ufsbench.css.updates import GramState, PinvState, exact_state
+from ufsbench.reference import load_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 CSS_SELECTORS = ("pocss", "greedy_css", "aprx_svd", "two_stage", "iter_fs", "wastar")
@@ -254,7 +255,7 @@ def test_solvers_respect_k():
 
 
 def test_average_ranks_reproduce_the_papers_row():
-    ref = table.load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
+    ref = load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
     ranks = table.average_ranks(ref)
     expected = {
         "two_stage": 5.7,
@@ -358,7 +359,7 @@ def test_paper_comparison_and_table1():
     summary = table.summarize(runs)
     pocss_row = summary[summary["method"] == "pocss"].iloc[0]
     assert pocss_row["mean"] == pytest.approx(2.524) and pocss_row["std"] == pytest.approx(0.004)
-    ref = table.load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
+    ref = load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
     comparison = table.paper_comparison(summary, ref)
     cells = comparison[comparison["dataset"] == "sonar_scale"].set_index("method")
     assert cells.loc["pocss", "difference"] == pytest.approx(0.0, abs=1e-12)

@@ -62,7 +62,7 @@ rule css_table:
         datasets=CSS_PLAN.datasets,
         ks=CSS_PLAN.ks,
         skipped=CSS_PLAN.skipped,
-        code=CSS_CODE,
+        code=code_hash("css/table.py", "reference.py", "io.py"),
     script:
         "../../scripts/css_table.py"
 

@@ -12,16 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..reference import vs_paper
+
 TOLERANCE = 0.005  # the issue's fidelity target on an error ratio
-
-
-def load_reference(path) -> pd.DataFrame:
-    """The transcribed table (``config/reference/pocss_table1.tsv``)."""
-    frame = pd.read_csv(path, sep="\t", comment="#", dtype={"dataset": str, "method": str})
-    missing = {"dataset", "method", "k", "mean", "std"} - set(frame.columns)
-    if missing:
-        raise ValueError(f"{path}: reference table lacks columns {sorted(missing)}")
-    return frame
 
 
 def summarize(runs: pd.DataFrame) -> pd.DataFrame:
@@ -42,20 +35,37 @@ def average_ranks(means: pd.DataFrame, *, decimals: int = 3) -> pd.Series:
     return ranks.mean(axis=0)
 
 
+# pocss_vs_paper.tsv: the columns of :func:`ufsbench.reference.vs_paper` it keeps, in
+# order, and the name each has in the file.
+VS_PAPER_NAMES = {
+    "dataset": "dataset",
+    "method": "method",
+    "k": "k",
+    "ours": "ours_mean",
+    "ours_std": "ours_std",
+    "n_runs": "n_runs",
+    "paper": "paper_mean",
+    "paper_std": "paper_std",
+    "diff": "difference",
+}
+
+
 def paper_comparison(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
     """Ours vs the paper for every (dataset, method, k) both have, plus average-rank rows.
 
-    Columns: dataset, method, k, ours_mean, ours_std, n_runs, paper_mean, paper_std,
-    difference (ours - paper), within_tolerance (``|difference| <= 0.005``).
+    ``reference``: :func:`ufsbench.reference.load_reference` of the paper's Table 1 (metric
+    ``error_ratio``); the cells are :func:`ufsbench.reference.vs_paper`'s, in the paper's
+    order. Columns: dataset, method, k, ours_mean, ours_std, n_runs, paper_mean,
+    paper_std, difference (ours - paper), within_tolerance (``|difference| <= 0.005``).
     """
-    ref = reference.rename(columns={"mean": "paper_mean", "std": "paper_std"})
-    ours = summary.rename(columns={"mean": "ours_mean", "std": "ours_std"})
-    table = ours.merge(
-        ref[["dataset", "method", "k", "paper_mean", "paper_std"]],
-        on=["dataset", "method", "k"],
-        how="inner",
-    )
-    table["difference"] = table["ours_mean"] - table["paper_mean"]
+    table = vs_paper(
+        reference,
+        summary.assign(metric="error_ratio"),
+        rows="both",
+        companions=(),
+        carry=("n_runs",),
+        columns=list(VS_PAPER_NAMES),
+    ).rename(columns=VS_PAPER_NAMES)
     table["within_tolerance"] = table["difference"].abs() <= TOLERANCE + 1e-12
     rows = []
     for k, part in table.groupby("k"):
