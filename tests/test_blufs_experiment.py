@@ -198,6 +198,23 @@ def test_versus_paper_difference_and_companions():
     assert "misses the paper by -7.45" in row["notes"] and "RandomSubset" in row["notes"]
 
 
+def test_versus_paper_keeps_the_columns_of_blufs_vs_paper():
+    cells = pd.DataFrame({"dataset": "warpar10p", "method": ["blufs", "allfea"],
+                          "metric": "acc", "mean": [40.0, 30.0], "std": [1.0, 0.5],
+                          "n_features": [20, 400], "params": ["x", "default"]})  # fmt: skip
+    defaults = cells.assign(mean=[35.0, 30.0], n_features=[50, 400])
+    out = versus_paper(cells, load_reference(REFERENCE), defaults=defaults)
+    assert list(out.columns) == [
+        "dataset", "method", "metric", "ours", "ours_std", "ours_s", "params", "paper",
+        "paper_std", "paper_s", "difference", "random_oracle", "default", "default_s",
+        "reseed_mean", "reseed_std", "reseeds", "reseed_difference", "notes",
+    ]  # fmt: skip
+    row = out.set_index("method").loc["blufs"]
+    assert (row["ours_s"], row["paper_s"], row["default_s"]) == (20, 30, 50)
+    assert (row["paper_std"], row["default"]) == (2.11, 35.0)
+    assert np.isnan(row["random_oracle"]) and np.isnan(row["reseeds"]) and row["notes"] == ""
+
+
 # -- datasets that cannot be fetched --------------------------------------------------------
 
 

@@ -85,6 +85,35 @@ def test_load_reference_missing_file(tmp_path):
         reference.load_reference(tmp_path / "nope.tsv")
 
 
+def test_load_reference_carries_paper_columns_and_keys_cells_per_table(tmp_path):
+    text = (
+        "table\tdataset\tpaper_dataset\tmethod\tmetric\tk\tmean\tpaper_s\n"
+        "II\td\tD one\tm\tacc\t50\t40.0\t70\n"
+        "V\td\tD one\tm\tacc\t50\t40.0\t\n"  # a cell may stand again in another table
+    )
+    ref = reference.load_reference(write(tmp_path, text))
+    assert ref.attrs["keys"] == ["dataset", "method", "metric", "k"]
+    assert ref["k"].dtype.kind == "i" and ref["paper_dataset"].tolist() == ["D one"] * 2
+    assert ref["paper_s"].dtype.kind == "f" and np.isnan(ref.loc[1, "paper_s"])
+    assert ref["table"].tolist() == ["II", "V"]
+    with pytest.raises(ValueError, match=r"'ref.tsv' line 3: duplicate cell table=II, dataset=d"):
+        reference.load_reference(write(tmp_path, text.replace("\nV\t", "\nII\t")))
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("w\tm\tacc\t1\nw\tm\tacc\tx\n", r"line 5: column 'mean' is not a number: 'x'"),
+        ("w\tm\tacc\t1\nw\tm\tnmi\t\n", r"line 5: every row needs a mean"),
+    ],
+)
+def test_load_reference_errors_name_the_line(tmp_path, body, message):
+    # Two comment lines and the header come first: the second data row is line 5.
+    text = "# one\n# two\ndataset\tmethod\tmetric\tmean\n" + body
+    with pytest.raises(ValueError, match=message):
+        reference.load_reference(write(tmp_path, text))
+
+
 def test_repository_reference_files_load():
     from snakemake_cli import ROOT
 
@@ -98,6 +127,15 @@ def test_repository_reference_files_load():
     cv = reference.load_reference(ROOT / "config" / "reference" / "lsdcl_crossval.tsv")
     assert len(cv) == 2 * 10 * 10
     assert cv.attrs["keys"][-2:] == ["n_train", "n_features"]
+    blufs = reference.load_reference(ROOT / "config" / "reference" / "blufs.tsv")
+    assert blufs.attrs["keys"] == ["dataset", "method", "metric"]
+    assert set(blufs["table"]) == {"II", "III", "V", "VI", "VII", "VIII"}
+    pocss = reference.load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
+    assert pocss.attrs["keys"] == ["dataset", "method", "metric", "k"]
+    srsg = reference.load_reference(ROOT / "config" / "reference" / "srsg_paper.tsv")
+    assert srsg.attrs["keys"] == ["dataset", "method", "metric"]
+    # One place for every paper's reference file.
+    assert not list((ROOT / "config").glob("papers/*"))
 
 
 # -- random_controls ------------------------------------------------------------------
@@ -188,6 +226,58 @@ def test_vs_paper_matches_extra_keys(tmp_path):
     assert {"n_train", "n_features"} <= set(out.columns)
     with pytest.raises(ValueError, match="key columns"):
         reference.vs_paper(ref, ours.drop(columns="n_train"))
+
+
+def test_vs_paper_rows_choose_the_cells(tmp_path):
+    ref = reference.load_reference(write(tmp_path, REF))
+    ours = pd.DataFrame(
+        [("wine", "m9", "acc", 10.0), ("wine", "m2", "acc", 71.0), ("wine", "m1", "acc", 79.0)],
+        columns=["dataset", "method", "metric", "mean"],
+    )
+    both = reference.vs_paper(ref, ours, rows="both")
+    assert both["method"].tolist() == ["m1", "m2"]  # the reference's order
+    assert both["diff"].tolist() == pytest.approx([-1.0, 1.0])
+    mine = reference.vs_paper(ref, ours, rows="ours")
+    assert mine["method"].tolist() == ["m9", "m2", "m1"]  # our order, m9 has no paper value
+    assert np.isnan(mine.loc[0, "paper"]) and mine.loc[0, "metric"] == "acc"
+    assert mine.loc[0, "note"] == "no paper value"
+    assert len(reference.vs_paper(ref, ours)) == len(ref)
+    with pytest.raises(ValueError, match="rows must be"):
+        reference.vs_paper(ref, ours, rows="all")
+
+
+def test_vs_paper_companions_carried_columns_and_a_shared_control(tmp_path):
+    ref = reference.load_reference(write(tmp_path, REF))
+    ours = pd.DataFrame(
+        [
+            ("wine", "m1", "acc", "oracle", 78.0, 2.0, 30, np.nan),
+            ("wine", "m1", "acc", "default", 70.0, 1.0, 40, np.nan),
+            ("wine", "m1", "acc", "reseed", 75.0, 3.0, np.nan, 5),
+            ("wine", "m2", "acc", "oracle", 72.5, 3.0, 20, np.nan),
+        ],
+        columns=["dataset", "method", "metric", "protocol", "mean", "std", "n_features", "n"],
+    )
+    controls = pd.DataFrame({"dataset": ["wine"], "metric": ["acc"], "random_control": [75.0]})
+    out = reference.vs_paper(
+        ref,
+        ours,
+        rows="both",
+        companions=("default", "reseed"),
+        carry=("n_features", "n"),
+        controls=controls,
+        columns=None,
+        describe=lambda row: f"{row['method']}: {row['reseed_diff']:+.1f}",
+    ).set_index("method")
+    assert out.loc["m1", "n_features"] == 30 and out.loc["m1", "default_n_features"] == 40
+    assert (out.loc["m1", "reseed"], out.loc["m1", "reseed_std"]) == (75.0, 3.0)
+    assert (out.loc["m1", "reseed_n"], out.loc["m1", "reseed_diff"]) == (5, -5.0)
+    assert out.loc["m1", "default_diff"] == -10.0 and np.isnan(out.loc["m2", "default"])
+    # A control without a method column serves every method of its dataset and metric.
+    assert out["random_control"].tolist() == [75.0, 75.0]
+    assert np.isnan(out.loc["m1", "random_draws"])
+    assert out.loc["m1", "note"] == "m1: -5.0"
+    with pytest.raises(ValueError, match="carried columns"):
+        reference.vs_paper(ref, ours, carry=("table",))
 
 
 def test_fidelity_summary_flags_the_targets(tmp_path):

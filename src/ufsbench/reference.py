@@ -355,6 +355,8 @@ def numbers_note(row) -> str:
     """The generated note of a :func:`vs_paper` cell: the numbers in words."""
     if np.isnan(row["ours"]):
         return "not run"
+    if np.isnan(row["paper"]):
+        return "no paper value"
     parts = [f"ours {row['ours']:.2f} vs paper {row['paper']:.2f} ({row['diff']:+.2f})"]
     if not np.isnan(row.get("default", np.nan)):
         parts.append(f"default setting {row['default']:.2f}")
