@@ -161,17 +161,16 @@ def versus_paper(
         parts.append(stats.assign(protocol="reseed"))
     ours = pd.concat(parts, ignore_index=True)
     random = cells[cells["method"] == "random"]
-    table = vs_paper(
+    return vs_paper(
         reference[reference["table"].isin(tables)],
         ours[ours["method"] != "random"],
         controls=random[["dataset", "metric", "mean"]].rename(columns={"mean": "random_control"}),
         rows="ours",
         companions=("default", "reseed"),
         carry=("n_features", "params", "n"),
-        columns=list(VS_PAPER_NAMES),
+        columns=VS_PAPER_NAMES,
         describe=_note,
     )
-    return table.rename(columns=VS_PAPER_NAMES)
 
 
 def _note(row) -> str:

@@ -217,12 +217,11 @@ def compare_with_paper(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.Dat
         rows="both",
         companions=(),
         carry=("seed0", "setting", "selection"),
-        columns=list(VS_PAPER_NAMES),
+        columns=VS_PAPER_NAMES,
     )
-    table[["ours", "ours_std", "seed0", "diff"]] = table[
-        ["ours", "ours_std", "seed0", "diff"]
-    ].round(4)
-    return table.rename(columns=VS_PAPER_NAMES)
+    rounded = ["ours", "ours_std", "ours_seed0", "difference"]
+    table[rounded] = table[rounded].round(4)
+    return table
 
 
 def paper_table_markdown(comparison: pd.DataFrame, table: str) -> str:

@@ -263,9 +263,10 @@ def vs_paper(
     carry : sequence of str, default=()
         Further columns of ``ours`` (e.g. ``n_features``, ``params``) kept: under their
         own name for ``protocol``, as ``c_<column>`` for a companion ``c``.
-    columns : sequence of str or None, default=VS_PAPER_COLUMNS
+    columns : sequence of str, dict or None, default=VS_PAPER_COLUMNS
         The output's columns in order (those it has); any key column not listed follows
-        ``metric``. ``None`` keeps every column.
+        ``metric``. A dict also renames them (column -> name in the output file).
+        ``None`` keeps every column.
     describe : callable, optional
         ``row -> str``, the generated note of a cell; by default :func:`numbers_note`.
 
@@ -348,7 +349,7 @@ def vs_paper(
     chosen = [c for c in columns if c in out.columns]
     at = chosen.index("metric") + 1 if "metric" in chosen else 0
     chosen[at:at] = [k for k in extra if k not in chosen]
-    return out[chosen]
+    return out[chosen].rename(columns=columns if isinstance(columns, dict) else {})
 
 
 def numbers_note(row) -> str:

@@ -64,8 +64,8 @@ def paper_comparison(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.DataF
         rows="both",
         companions=(),
         carry=("n_runs",),
-        columns=list(VS_PAPER_NAMES),
-    ).rename(columns=VS_PAPER_NAMES)
+        columns=VS_PAPER_NAMES,
+    )
     table["within_tolerance"] = table["difference"].abs() <= TOLERANCE + 1e-12
     rows = []
     for k, part in table.groupby("k"):
