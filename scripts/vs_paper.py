@@ -18,7 +18,6 @@ reference = load_reference(params.reference)
 # Only the cells this run can answer: a dataset or method subset leaves the rest out.
 keep = reference["dataset"].isin(params.datasets) & reference["method"].isin(params.methods)
 reference = reference[keep.to_numpy()]
-reference.attrs["keys"] = list(load_reference(params.reference).attrs["keys"])
 summary = pd.read_csv(snakemake.input.summary, sep="\t")
 scores = pd.read_csv(snakemake.input.scores, sep="\t")
 controls = None
