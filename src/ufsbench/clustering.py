@@ -176,76 +176,110 @@ def read_reference(path) -> pd.DataFrame:
     return pd.read_csv(path, sep="\t", comment="#", dtype={"table": str})
 
 
-def compare_with_paper(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
-    """Ours (mean over seeds, and seed 0) next to the paper's value, for every cell we ran."""
+COMPARISON_COLUMNS = [
+    "table",
+    "dataset",
+    "paper_dataset",
+    "method",
+    "metric",
+    "ours",
+    "ours_std",
+    "ours_seed0",
+    "paper",
+    "difference",
+    "setting",
+    "protocol",
+    "status",
+    "note",
+]
+
+
+def compare_with_paper(
+    summary: pd.DataFrame, reference: pd.DataFrame, skipped: dict | None = None
+) -> pd.DataFrame:
+    """Ours (mean over seeds, and seed 0) next to the paper's value, for every paper cell.
+
+    A cell we ran has ``status = run``. Every other cell of the reference is kept, with
+    empty ``ours`` and ``status = not run``: ``note`` gives the reason for a dataset in
+    ``skipped`` (dataset -> why, e.g. its file is not in the mirror), else says that no
+    score of it was in the run (the dataset or the method was not configured).
+    """
+    skipped = skipped or {}
     rows = []
     for _, r in reference.iterrows():
+        row = {
+            "table": r["table"],
+            "dataset": r["dataset"],
+            "paper_dataset": r["paper_dataset"],
+            "method": r["method"],
+            "metric": r["metric"],
+            "paper": float(r["value"]),
+        }
         mine = summary[(summary["dataset"] == r["dataset"]) & (summary["method"] == r["method"])]
         if mine.empty:
+            if r["dataset"] in skipped:
+                note = f"skipped: {skipped[r['dataset']]}"
+            else:
+                note = "not in this run's clustering datasets or methods"
+            rows.append({**row, "status": "not run", "note": note})
             continue
         m = mine.iloc[0]
         ours = float(m[f"{r['metric']}_mean"])
         rows.append(
             {
-                "table": r["table"],
-                "dataset": r["dataset"],
-                "paper_dataset": r["paper_dataset"],
-                "method": r["method"],
-                "metric": r["metric"],
+                **row,
                 "ours": round(ours, 4),
                 "ours_std": round(float(m[f"{r['metric']}_std"]), 4),
                 "ours_seed0": round(float(m[f"{r['metric']}_seed0"]), 4),
-                "paper": float(r["value"]),
                 "difference": round(ours - float(r["value"]), 4),
                 "setting": m["setting"],
                 "protocol": m["protocol"],
+                "status": "run",
+                "note": "",
             }
         )
-    columns = [
-        "table",
-        "dataset",
-        "paper_dataset",
-        "method",
-        "metric",
-        "ours",
-        "ours_std",
-        "ours_seed0",
-        "paper",
-        "difference",
-        "setting",
-        "protocol",
-    ]
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
 
 
 def paper_table_markdown(comparison: pd.DataFrame, table: str) -> str:
     """One of the paper's tables in its layout: rows dataset x measure, columns methods,
-    each cell ``ours (paper)``."""
+    each cell ``ours (paper)``; the datasets not run are listed below it with the reason."""
     part = comparison[comparison["table"] == table]
     title = {
-        "1": "Table 1: COIL-20 (first c classes)",
+        "1": "Table 1: COIL-20 and COIL-100 (first c classes)",
         "2": "Table 2: face datasets",
         "3": "Table 3: UCI datasets",
     }.get(table, f"Table {table}")
     lines = [f"# {title}", "", "Each cell: ours, mean over k-means seeds (paper's value).", ""]
-    if part.empty:
-        return "\n".join(lines + ["No dataset of this table was run.", ""])
-    methods = [m for m in METHOD_ORDER if m in set(part["method"])]
-    lines.append("| Data set | Measure | " + " | ".join(PAPER_LABELS[m] for m in methods) + " |")
-    lines.append("|---|---|" + "---|" * len(methods))
-    for dataset in dict.fromkeys(part["paper_dataset"]):
-        for metric, label in (("acc", "AC"), ("nmi_max", "NMI")):
-            cells = []
-            for m in methods:
-                hit = part[
-                    (part["paper_dataset"] == dataset)
-                    & (part["method"] == m)
-                    & (part["metric"] == metric)
-                ]
-                cells.append(
-                    "–" if hit.empty else f"{hit['ours'].iloc[0]:.4f} ({hit['paper'].iloc[0]:.4f})"
-                )
-            lines.append(f"| {dataset} | {label} | " + " | ".join(cells) + " |")
+    ran = part[part["status"] == "run"] if "status" in part else part
+    if ran.empty:
+        lines.append("No dataset of this table was run.")
+    else:
+        methods = [m for m in METHOD_ORDER if m in set(ran["method"])]
+        lines.append(
+            "| Data set | Measure | " + " | ".join(PAPER_LABELS[m] for m in methods) + " |"
+        )
+        lines.append("|---|---|" + "---|" * len(methods))
+        for dataset in dict.fromkeys(ran["paper_dataset"]):
+            for metric, label in (("acc", "AC"), ("nmi_max", "NMI")):
+                cells = []
+                for m in methods:
+                    hit = ran[
+                        (ran["paper_dataset"] == dataset)
+                        & (ran["method"] == m)
+                        & (ran["metric"] == metric)
+                    ]
+                    cells.append(
+                        "–"
+                        if hit.empty
+                        else f"{hit['ours'].iloc[0]:.4f} ({hit['paper'].iloc[0]:.4f})"
+                    )
+                lines.append(f"| {dataset} | {label} | " + " | ".join(cells) + " |")
+    skipped = part[part["note"].str.startswith("skipped: ")] if "note" in part else part[:0]
+    if not skipped.empty:
+        lines += ["", "Not run (the paper's values stay in the reference table):", ""]
+        for dataset, group in skipped.groupby("paper_dataset", sort=False):
+            lines.append(f"- {dataset}: {group['note'].iloc[0]}")
     return "\n".join(lines) + "\n"
 
 
