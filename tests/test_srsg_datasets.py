@@ -432,3 +432,14 @@ def test_srsg_run_skips_absent_and_gated_sets_and_runs_a_prepared_gated_file(tmp
     table1 = (tmp_path / "results/tables/srsg_table1.md").read_text()
     assert "No dataset of this table was run." in table1 and "- coil100 c=20: skipped:" in table1
     assert "| MPIE S1 | AC |" in (tmp_path / "results/tables/srsg_table2.md").read_text()
+
+
+def test_large_srsg_sets_request_memory_and_time_for_their_dense_matrices():
+    from ufsbench import resources
+
+    pie = REGISTRY["cmupie"]
+    gram_mb = pie.n_samples**2 * 8 / 1e6  # 1068 MB (srsg.md §10)
+    assert resources.cluster_mem_mb(pie.n_samples, pie.n_features) > 5 * gram_mb
+    assert resources.cluster_runtime(pie.n_samples) >= 4 * 60  # l1 initialisation ~1 h
+    assert resources.cluster_runtime(REGISTRY["coil100"].n_samples) >= 60
+    assert resources.cluster_runtime(REGISTRY["heart"].n_samples) <= 31

@@ -45,6 +45,15 @@ def cluster_threads(wildcards):
     return int(CLUSTER_CONFIG.get("n_jobs", 1))
 
 
+def cluster_mem_mb(wildcards):
+    entry = REGISTRY[wildcards.dataset]
+    return resources.cluster_mem_mb(entry.n_samples, entry.n_features)
+
+
+def cluster_runtime(wildcards):
+    return resources.cluster_runtime(REGISTRY[wildcards.dataset].n_samples)
+
+
 def clustering_outputs():
     if not CPLAN.enabled or not CPLAN.datasets:
         return []
