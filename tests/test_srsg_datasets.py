@@ -155,6 +155,14 @@ def test_image_zip_without_matching_members(tmp_path):
         load_dataset(REGISTRY["coil100"], path)
 
 
+def test_image_zip_labels_must_be_integers(tmp_path):
+    path = coil_like_zip(tmp_path / "coil-100.zip", {"objA__0.png": b"x"})
+    entry = small_coil(1, 2)
+    entry = replace(entry, options={**entry.options, "member_pattern": r"obj(?P<label>\w)__0\.png"})
+    with pytest.raises(ValueError, match="member objA__0.png of coil-100.zip: the groups 'label'"):
+        load_dataset(entry, path)
+
+
 def test_image_zip_that_is_not_a_zip(tmp_path):
     path = tmp_path / "coil-100.zip"
     path.write_bytes(b"<html>moved</html>")

@@ -183,8 +183,15 @@ def _load_image_zip(entry: DatasetEntry, path: Path):
             match = pattern.fullmatch(Path(info.filename).name)
             if match is None:
                 continue
-            order = int(match["order"]) if "order" in pattern.groupindex else 0
-            members.append((int(match["label"]), order, info.filename))
+            try:
+                label = int(match["label"])
+                order = int(match["order"]) if "order" in pattern.groupindex else 0
+            except ValueError:
+                raise ValueError(
+                    f"{where}: member {info.filename} of {path.name}: the groups 'label' and "
+                    f"'order' of options.member_pattern must match integers"
+                ) from None
+            members.append((label, order, info.filename))
         if not members:
             names = [i.filename for i in archive.infolist() if not i.is_dir()]
             shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "") or "none"
