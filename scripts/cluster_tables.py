@@ -15,7 +15,9 @@ for name, reason in snakemake.params.skipped.items():
     log.warning("dataset %s skipped: %s", name, reason)
 summary = summarize(read_scores(snakemake.input.scores), snakemake.params.select)
 write_table(snakemake.output.summary, summary)
-comparison = compare_with_paper(summary, load_reference(snakemake.input.reference))
+comparison = compare_with_paper(
+    summary, load_reference(snakemake.input.reference), dict(snakemake.params.skipped)
+)
 write_table(snakemake.output.comparison, comparison)
 for path, table in zip(snakemake.output.tables, ["1", "2", "3"], strict=True):
     write_text(path, paper_table_markdown(comparison, table))

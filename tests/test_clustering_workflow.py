@@ -105,8 +105,11 @@ def test_summary_picks_best_setting_and_compares_with_paper():
     assert best["setting"] == "lam=0.5" and best["protocol"] == "oracle"
     assert best["acc_mean"] == pytest.approx(0.91) and best["acc_seed0"] == pytest.approx(0.9)
     comparison = compare_with_paper(summary, load_reference(REFERENCE))
-    acc = comparison[comparison.metric == "acc"].iloc[0]
+    ran = comparison[comparison.status == "run"]
+    acc = ran[ran.metric == "acc"].iloc[0]
     assert acc["paper"] == 0.6370 and acc["difference"] == pytest.approx(0.91 - 0.637)
+    assert len(ran) == 2 and len(comparison) == 360  # every other paper cell: not run
+    assert comparison.loc[comparison.status == "not run", "ours"].isna().all()
     markdown = paper_table_markdown(comparison, "3")
     assert "| Heart | AC |" in markdown and "0.9100 (0.6370)" in markdown
 

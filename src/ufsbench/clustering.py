@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .plan import expand_grid, setting_id
@@ -191,13 +192,19 @@ VS_PAPER_NAMES = {
 }
 
 
-def compare_with_paper(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
-    """Ours (mean over seeds, and seed 0) next to the paper's value, for every cell we ran.
+def compare_with_paper(
+    summary: pd.DataFrame, reference: pd.DataFrame, skipped: dict | None = None
+) -> pd.DataFrame:
+    """Ours (mean over seeds, and seed 0) next to the paper's value, for every paper cell.
 
     ``reference``: :func:`ufsbench.reference.load_reference` of the paper's table; the
-    comparison is :func:`ufsbench.reference.vs_paper` on the cells both have, rounded to
-    4 decimals like the paper.
+    comparison is :func:`ufsbench.reference.vs_paper` over every reference cell, rounded
+    to 4 decimals like the paper. A cell we ran has ``status = run``; every other cell
+    keeps an empty ``ours`` and ``status = not run``, its ``note`` giving the reason for
+    a dataset in ``skipped`` (dataset -> why, e.g. its file is not in the mirror), else
+    saying that the run had no score of it (dataset or method not configured).
     """
+    skipped = skipped or {}
     metrics = list(dict.fromkeys(reference["metric"]))
     ours = pd.concat(
         [
@@ -214,44 +221,60 @@ def compare_with_paper(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.Dat
     table = vs_paper(
         reference,
         ours,
-        rows="both",
+        rows="reference",
         companions=(),
         carry=("seed0", "setting", "selection"),
         columns=VS_PAPER_NAMES,
     )
     rounded = ["ours", "ours_std", "ours_seed0", "difference"]
     table[rounded] = table[rounded].round(4)
+    ran = table["ours"].notna()
+    table["status"] = np.where(ran, "run", "not run")
+    why = table["dataset"].map(lambda d: f"skipped: {skipped[d]}" if d in skipped else "")
+    why = why.where(why != "", "not in this run's clustering datasets or methods")
+    table["note"] = np.where(ran, "", why)
     return table
 
 
 def paper_table_markdown(comparison: pd.DataFrame, table: str) -> str:
     """One of the paper's tables in its layout: rows dataset x measure, columns methods,
-    each cell ``ours (paper)``."""
+    each cell ``ours (paper)``; the datasets not run are listed below it with the reason."""
     part = comparison[comparison["table"] == table]
     title = {
-        "1": "Table 1: COIL-20 (first c classes)",
+        "1": "Table 1: COIL-20 and COIL-100 (first c classes)",
         "2": "Table 2: face datasets",
         "3": "Table 3: UCI datasets",
     }.get(table, f"Table {table}")
     lines = [f"# {title}", "", "Each cell: ours, mean over k-means seeds (paper's value).", ""]
-    if part.empty:
-        return "\n".join(lines + ["No dataset of this table was run.", ""])
-    methods = [m for m in METHOD_ORDER if m in set(part["method"])]
-    lines.append("| Data set | Measure | " + " | ".join(PAPER_LABELS[m] for m in methods) + " |")
-    lines.append("|---|---|" + "---|" * len(methods))
-    for dataset in dict.fromkeys(part["paper_dataset"]):
-        for metric, label in (("acc", "AC"), ("nmi_max", "NMI")):
-            cells = []
-            for m in methods:
-                hit = part[
-                    (part["paper_dataset"] == dataset)
-                    & (part["method"] == m)
-                    & (part["metric"] == metric)
-                ]
-                cells.append(
-                    "–" if hit.empty else f"{hit['ours'].iloc[0]:.4f} ({hit['paper'].iloc[0]:.4f})"
-                )
-            lines.append(f"| {dataset} | {label} | " + " | ".join(cells) + " |")
+    ran = part[part["status"] == "run"] if "status" in part else part
+    if ran.empty:
+        lines.append("No dataset of this table was run.")
+    else:
+        methods = [m for m in METHOD_ORDER if m in set(ran["method"])]
+        lines.append(
+            "| Data set | Measure | " + " | ".join(PAPER_LABELS[m] for m in methods) + " |"
+        )
+        lines.append("|---|---|" + "---|" * len(methods))
+        for dataset in dict.fromkeys(ran["paper_dataset"]):
+            for metric, label in (("acc", "AC"), ("nmi_max", "NMI")):
+                cells = []
+                for m in methods:
+                    hit = ran[
+                        (ran["paper_dataset"] == dataset)
+                        & (ran["method"] == m)
+                        & (ran["metric"] == metric)
+                    ]
+                    cells.append(
+                        "–"
+                        if hit.empty
+                        else f"{hit['ours'].iloc[0]:.4f} ({hit['paper'].iloc[0]:.4f})"
+                    )
+                lines.append(f"| {dataset} | {label} | " + " | ".join(cells) + " |")
+    skipped = part[part["note"].str.startswith("skipped: ")] if "note" in part else part[:0]
+    if not skipped.empty:
+        lines += ["", "Not run (the paper's values stay in the reference table):", ""]
+        for dataset, group in skipped.groupby("paper_dataset", sort=False):
+            lines.append(f"- {dataset}: {group['note'].iloc[0]}")
     return "\n".join(lines) + "\n"
 
 

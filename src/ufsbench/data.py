@@ -108,6 +108,8 @@ def _load_file(entry: DatasetEntry, path: Path):
         return _load_arff(entry, path)
     if entry.format in ("csv", "uci_text"):
         return _load_table(entry, path)
+    if entry.format == "image_zip":
+        return _load_image_zip(entry, path)
     raise ValueError(
         f"dataset {entry.name!r}: unknown format {entry.format!r} (known: {', '.join(FORMATS)})"
     )
@@ -152,6 +154,64 @@ def _load_mat(entry: DatasetEntry, path: Path):
             f"(set options.multilabel for a label matrix)"
         )
     return X, _recode(entry, Y.ravel()), {}
+
+
+def _load_image_zip(entry: DatasetEntry, path: Path):
+    """A zip archive of images, one sample each, labelled from the member names.
+
+    The members whose file name matches ``options.member_pattern`` are read in the order
+    (label, order group, name); each is decoded and converted by
+    ``options.image_transform`` and flattened row by row (C order).
+    """
+    import re
+    import zipfile
+
+    from . import images
+
+    where = f"dataset {entry.name!r}"
+    opts = entry.options
+    pattern = re.compile(opts["member_pattern"])
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as err:
+        raise ValueError(f"{where}: cannot read {path.name} as a zip archive ({err})") from None
+    with archive:
+        members = []
+        for info in archive.infolist():
+            if info.is_dir():
+                continue
+            match = pattern.fullmatch(Path(info.filename).name)
+            if match is None:
+                continue
+            try:
+                label = int(match["label"])
+                order = int(match["order"]) if "order" in pattern.groupindex else 0
+            except ValueError:
+                raise ValueError(
+                    f"{where}: member {info.filename} of {path.name}: the groups 'label' and "
+                    f"'order' of options.member_pattern must match integers"
+                ) from None
+            members.append((label, order, info.filename))
+        if not members:
+            names = [i.filename for i in archive.infolist() if not i.is_dir()]
+            shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "") or "none"
+            raise ValueError(
+                f"{where}: {path.name} has no member whose name matches "
+                f"{opts['member_pattern']!r} ({len(names)} files: {shown})"
+            )
+        members.sort()
+        transform = images.TRANSFORMS[opts["image_transform"]]
+        params = opts.get("image_params") or {}
+        rows = []
+        for _, _, name in members:
+            try:
+                pixels = images.decode(archive.read(name))
+                rows.append(transform(pixels, **params).ravel())
+            except ValueError as err:
+                raise ValueError(f"{where}: member {name} of {path.name}: {err}") from None
+    labels = np.array([label for label, _, _ in members], dtype=np.int64)
+    info = {"image_transform": {"name": opts["image_transform"], **params}}
+    return np.vstack(rows), _recode(entry, labels), info
 
 
 def _load_arff(entry: DatasetEntry, path: Path):

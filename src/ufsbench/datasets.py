@@ -5,7 +5,9 @@
 ``url``
     A file with its sha256. :func:`fetch` looks for it in a local mirror folder first
     (by checksum, whatever its name), then downloads it with retries. The file appears at
-    its destination verified and complete, or not at all.
+    its destination verified and complete, or not at all. ``url: null`` registers a
+    gated file (licensed, no public copy): only a copy placed in the mirror or under
+    ``data/raw/<name>/`` is used, and ``access`` says how to obtain it.
 ``sklearn``
     Bundled with scikit-learn (``load_wine`` and friends); nothing to fetch.
 ``synthetic``
@@ -37,11 +39,20 @@ from .io import atomic_path
 DEFAULT_REGISTRY = Path(__file__).resolve().parents[2] / "config" / "datasets.yaml"
 
 SOURCES = ("url", "sklearn", "synthetic", "derived")
-FORMATS = ("arff", "csv", "mat", "uci_text")
+FORMATS = ("arff", "csv", "image_zip", "mat", "uci_text")
 SKLEARN_LOADERS = ("load_wine", "load_iris", "load_breast_cancer", "load_digits")
 GENERATORS = ("planted",)
 TRANSFORMS = ("append_noise", "scale_range", "first_classes", "append_sample_onehot")
 LABEL_RULES = ("categorical", "above_mean", "none")
+# Per-image conversions of an image_zip archive (implemented in ufsbench.images), with
+# their parameters: required ones first, then the optional ones with their defaults.
+IMAGE_TRANSFORMS = {
+    "grey_resize": {
+        "required": ("size",),
+        "defaults": {"weights": [0.299, 0.587, 0.114], "resample": "box"},
+    },
+}
+RESAMPLE_FILTERS = ("box", "bilinear", "bicubic", "lanczos")
 
 # Keys every entry may carry, and the keys each source kind requires or allows.
 _COMMON = {
@@ -55,7 +66,7 @@ _REQUIRED = {
     "derived": {"base", "transform", "params"},
 }
 _OPTIONAL = {
-    "url": {"url_exact", "options"},
+    "url": {"url_exact", "options", "access"},
     "sklearn": set(),
     "synthetic": set(),
     "derived": set(),
@@ -65,6 +76,7 @@ _OPTION_KEYS = {
     "arff": {"label_column", "label_rule", "drop_columns"},
     "csv": {"label_column", "label_rule", "drop_columns", "na_values", "header"},
     "uci_text": {"label_column", "label_rule", "drop_columns", "na_values", "header"},
+    "image_zip": {"member_pattern", "image_transform", "image_params"},
 }
 _HEX = set("0123456789abcdef")
 _CHUNK = 1 << 20
@@ -76,7 +88,8 @@ class DatasetEntry:
 
     ``n_classes`` is ``None`` for data without class labels (regression targets only);
     for a multilabel set it is the number of labels. ``parent`` is the resolved ``base``
-    entry of a derived dataset.
+    entry of a derived dataset. ``url`` is ``None`` for a gated file (no public copy);
+    ``access`` then says how to obtain it.
     """
 
     name: str
@@ -91,6 +104,7 @@ class DatasetEntry:
     sha256: str | None = None
     format: str | None = None
     url_exact: bool = True
+    access: str | None = None
     options: dict = field(default_factory=dict, hash=False, compare=False)
     loader: str | None = None
     generator: str | None = None
@@ -205,10 +219,15 @@ def _check_entry(name: str, spec) -> DatasetEntry:
         sha = None if spec["sha256"] is None else str(spec["sha256"])
         if sha is not None and (len(sha) != 64 or not set(sha) <= _HEX):
             raise ValueError(f"{where}: sha256 must be 64 lower-case hex digits, found {sha!r}")
-        if not str(spec["url"]).startswith(("http://", "https://")):
-            raise ValueError(
-                f"{where}: url must start with http:// or https://, found {spec['url']!r}"
-            )
+        url = spec["url"]
+        access = spec.get("access")
+        if url is None:
+            if not isinstance(access, str) or not access.strip():
+                raise ValueError(
+                    f"{where}: url is null (a gated file), so 'access' must say how to obtain it"
+                )
+        elif not str(url).startswith(("http://", "https://")):
+            raise ValueError(f"{where}: url must start with http:// or https://, found {url!r}")
         if Path(spec["file"]).name != spec["file"]:
             raise ValueError(f"{where}: file must be a bare file name, found {spec['file']!r}")
         options = spec.get("options") or {}
@@ -223,8 +242,11 @@ def _check_entry(name: str, spec) -> DatasetEntry:
             raise ValueError(
                 f"{where}: unknown label_rule {rule!r} (known: {', '.join(LABEL_RULES)})"
             )
+        if fmt == "image_zip":
+            options = _check_image_options(where, options)
         kwargs.update(
-            url=str(spec["url"]),
+            url=None if url is None else str(url),
+            access=None if access is None else str(access),
             file=str(spec["file"]),
             sha256=sha,
             format=fmt,
@@ -268,6 +290,73 @@ def _check_entry(name: str, spec) -> DatasetEntry:
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_image_options(where: str, options: dict) -> dict:
+    """The options of an image_zip entry, checked and completed with their defaults.
+
+    ``member_pattern``: a regular expression matched against each member's file name (not
+    its folder), with a named group ``label`` (an integer class label) and optionally
+    ``order`` (an integer sort key within a class; rows are sorted by label, then order,
+    then name). ``image_transform``: a name from :data:`IMAGE_TRANSFORMS`, applied to
+    every image; ``image_params``: its parameters.
+    """
+    import re
+
+    for key in ("member_pattern", "image_transform"):
+        if key not in options:
+            raise ValueError(f"{where}: format 'image_zip' needs options.{key}")
+    try:
+        pattern = re.compile(options["member_pattern"])
+    except (re.error, TypeError) as err:
+        raise ValueError(
+            f"{where}: options.member_pattern {options['member_pattern']!r} is not a regular "
+            f"expression ({err})"
+        ) from None
+    if "label" not in pattern.groupindex or set(pattern.groupindex) - {"label", "order"}:
+        raise ValueError(
+            f"{where}: options.member_pattern must have a named group 'label' (and may have "
+            f"'order'), found groups {sorted(pattern.groupindex)}"
+        )
+    name = options["image_transform"]
+    if name not in IMAGE_TRANSFORMS:
+        raise ValueError(
+            f"{where}: unknown image_transform {name!r} (known: {', '.join(IMAGE_TRANSFORMS)})"
+        )
+    spec = IMAGE_TRANSFORMS[name]
+    params = dict(options.get("image_params") or {})
+    known = set(spec["required"]) | set(spec["defaults"])
+    if set(params) - known:
+        raise ValueError(
+            f"{where}: unknown image_params key {sorted(set(params) - known)[0]!r} for "
+            f"{name} (known: {', '.join(sorted(known))})"
+        )
+    missing = [k for k in spec["required"] if k not in params]
+    if missing:
+        raise ValueError(f"{where}: image_params of {name} needs {', '.join(missing)}")
+    params = {**spec["defaults"], **params}
+    size = params["size"]
+    if not (isinstance(size, list) and len(size) == 2 and all(_is_int(v) and v > 0 for v in size)):
+        raise ValueError(
+            f"{where}: image_params.size must be [height, width] in pixels, found {size!r}"
+        )
+    weights = params["weights"]
+    if not (
+        isinstance(weights, list)
+        and len(weights) == 3
+        and all(isinstance(w, int | float) and not isinstance(w, bool) and w >= 0 for w in weights)
+        and sum(weights) > 0
+    ):
+        raise ValueError(
+            f"{where}: image_params.weights must be 3 non-negative R, G, B weights, "
+            f"found {weights!r}"
+        )
+    if params["resample"] not in RESAMPLE_FILTERS:
+        raise ValueError(
+            f"{where}: unknown image_params.resample {params['resample']!r} "
+            f"(known: {', '.join(RESAMPLE_FILTERS)})"
+        )
+    return {**options, "image_params": params}
 
 
 # -- checksums and the mirror --------------------------------------------------------------
@@ -352,8 +441,9 @@ def fetch(entry: DatasetEntry, dest, *, mirror=None, retries=3, timeout=60, back
     ValueError
         The source kind has no file, or the file's checksum differs from the registry's.
     FileNotFoundError
-        Not in the mirror, and the URL does not serve the registered file (``url_exact:
-        false``) or answers with a client error (HTTP 4xx).
+        Not in the mirror, and the file has no public URL (a gated file: the message
+        quotes its ``access`` note), the URL does not serve the registered file
+        (``url_exact: false``) or answers with a client error (HTTP 4xx).
     ConnectionError
         Every download attempt failed.
     """
@@ -374,6 +464,8 @@ def fetch(entry: DatasetEntry, dest, *, mirror=None, retries=3, timeout=60, back
             _check_digest(target, digest)
         return dest
 
+    if target.url is None:
+        raise FileNotFoundError(_gated_reason(entry, mirror))
     if not target.url_exact:
         where = f"mirror {mirror}" if mirror is not None else "no mirror given"
         raise FileNotFoundError(
@@ -407,24 +499,32 @@ def fetch(entry: DatasetEntry, dest, *, mirror=None, retries=3, timeout=60, back
     )
 
 
-def unavailable_reason(entry: DatasetEntry, raw_path, *, mirror=None, timeout=5.0) -> str | None:
+def unavailable_reason(
+    entry: DatasetEntry, raw_path, *, mirror=None, timeout=5.0, probe=True
+) -> str | None:
     """Why ``entry``'s file cannot be had now, or ``None`` when it can.
 
     Available: no file is needed (sklearn, synthetic), the file is already at ``raw_path``,
-    the mirror holds it, or its URL serves the registered file and answers a HEAD request
-    within ``timeout`` seconds. Used to skip the datasets of a paper that cannot be
-    fetched on this machine, with the returned message, instead of failing the run.
+    the mirror holds it, or its URL serves the registered file and (with ``probe``)
+    answers a HEAD request within ``timeout`` seconds. A gated file (``url: null``) is
+    never available otherwise; without ``probe`` no URL is tried, so a file that is not
+    local is unavailable. Used to skip the datasets of a paper that cannot be fetched on
+    this machine, with the returned message, instead of failing the run.
     """
     target = entry.file_entry
     if target is None or (raw_path is not None and Path(raw_path).is_file()):
         return None
     if find_in_mirror(target, mirror) is not None:
         return None
-    where = f"not in the mirror {mirror}" if mirror is not None else "no mirror configured"
+    if target.url is None:
+        return _gated_reason(entry, mirror)
+    head = _missing_head(entry, mirror)
     if not target.url_exact:
+        return f"{head}, and {target.url} serves a different file; put the file in the mirror"
+    if not probe:
         return (
-            f"dataset {entry.name!r}: file {target.file} {where}, and {target.url} serves a "
-            f"different file; put the file in the mirror"
+            f"{head}; download it from {target.url} into the mirror or under "
+            f"data/raw/{target.name}/"
         )
     try:
         request = urllib.request.Request(
@@ -435,9 +535,25 @@ def unavailable_reason(entry: DatasetEntry, raw_path, *, mirror=None, timeout=5.
     except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
         reason = getattr(err, "reason", None) or err
         return (
-            f"dataset {entry.name!r}: file {target.file} {where}, and {target.url} cannot be "
-            f"reached ({reason}); put the file in the mirror or under data/raw/{target.name}/"
+            f"{head}, and {target.url} cannot be reached ({reason}); put the file in the "
+            f"mirror or under data/raw/{target.name}/"
         )
+
+
+def _missing_head(entry: DatasetEntry, mirror) -> str:
+    """``dataset 'x': file f [of base b] not in the mirror m``: the start of a skip reason."""
+    target = entry.file_entry
+    where = f"not in the mirror {mirror}" if mirror is not None else "no mirror configured"
+    of = f" (of {target.name!r})" if target is not entry else ""
+    return f"dataset {entry.name!r}: file {target.file}{of} {where}"
+
+
+def _gated_reason(entry: DatasetEntry, mirror) -> str:
+    target = entry.file_entry
+    return (
+        f"{_missing_head(entry, mirror)}, and it has no public URL: {target.access.rstrip('.')}. "
+        f"Put the prepared file there as {target.file} or under data/raw/{target.name}/"
+    )
 
 
 def _copy_hashing(src, out) -> str:

@@ -212,29 +212,42 @@ def source_hash(*files) -> str:
     return digest.hexdigest()[:16]
 
 
+def unavailable_datasets(
+    names, registry, mirror, *, raw_root="data/raw", probe=True
+) -> dict[str, str]:
+    """Name -> why its file cannot be had now, for each of ``names`` that cannot.
+
+    Each one is printed as ``ufsbench: skipping dataset '<name>': <why>`` on stderr. A
+    name unknown to the registry is left out (the plans report it). ``probe``: try the
+    public URL (see :func:`ufsbench.datasets.unavailable_reason`); without it, only the
+    mirror and ``raw_root`` count.
+    """
+    import sys
+
+    from .datasets import unavailable_reason
+
+    reasons = {}
+    for name in names:
+        entry = registry.get(name)
+        if entry is None:
+            continue
+        target = entry.file_entry
+        raw = Path(raw_root) / target.name / target.file if target is not None else None
+        reason = unavailable_reason(entry, raw, mirror=mirror, probe=probe)
+        if reason is not None:
+            reasons[name] = reason
+            print(f"ufsbench: skipping {reason}", file=sys.stderr)
+    return reasons
+
+
 def available_datasets(names, registry, mirror, *, required=True, raw_root="data/raw") -> list:
     """``names`` without the datasets whose file cannot be had now, each skip printed.
 
     A name unknown to the registry is kept (the Plan reports it). ``required``: raise
     when nothing is left, rather than run an empty experiment.
     """
-    import sys
-
-    from .datasets import unavailable_reason
-
-    kept = []
-    for name in names:
-        entry = registry.get(name)
-        if entry is None:
-            kept.append(name)
-            continue
-        target = entry.file_entry
-        raw = Path(raw_root) / target.name / target.file if target is not None else None
-        reason = unavailable_reason(entry, raw, mirror=mirror)
-        if reason is None:
-            kept.append(name)
-        else:
-            print(f"ufsbench: skipping {reason}", file=sys.stderr)
+    skipped = unavailable_datasets(names, registry, mirror, raw_root=raw_root)
+    kept = [name for name in names if name not in skipped]
     if required and names and not kept:
         raise ValueError(f"config 'datasets': none of {list(names)} can be fetched (see above)")
     return kept

@@ -45,3 +45,21 @@ def evaluate_runtime(
     runs = n_settings * n_counts * repeats * n_init
     seconds = runs * 0.2 * (n_samples * max(n_clusters, 2)) / (1440 * 20)
     return 10 + math.ceil(seconds / 60)
+
+
+def cluster_mem_mb(n_samples: int, n_features: int) -> int:
+    """Peak memory of a clustering job (graph or scores): dense n x n matrices dominate.
+
+    The Gram matrix of the sparse-graph methods, SC's distance and kernel matrices and the
+    batched LR-l1 codes are n x n float64 (1.07 GB for CMU PIE's 11554 samples, srsg.md
+    §10); five of them plus a few copies of the data bound every method.
+    """
+    n, d = n_samples, n_features
+    return _BASE_MB + math.ceil((5 * n * n + 4 * n * d) * _BYTES / 1e6)
+
+
+def cluster_runtime(n_samples: int) -> int:
+    """Minutes for a clustering job. srsg.md §10 estimates the l1 initialisation at about
+    an hour on 2 cores for CMU PIE (n = 11554) and 5-10 min for COIL-100 (n = 7200); this
+    allows 4x the hour (LR-l1 solves three rounds), scaled by n^2, and at least 30 min."""
+    return 30 + math.ceil(240 * (n_samples / 11554) ** 2)

@@ -15,6 +15,9 @@ rule cluster_graph:
     conda:
         "../../envs/ufsbench.yaml"
     threads: cluster_threads
+    resources:
+        mem_mb=cluster_mem_mb,
+        runtime=cluster_runtime,
     params:
         method="{gmethod}",
         params=cluster_graph_params,
@@ -33,6 +36,9 @@ rule cluster_scores:
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
+    resources:
+        mem_mb=cluster_mem_mb,
+        runtime=cluster_runtime,
     params:
         dataset="{dataset}",
         method="{cmethod}",

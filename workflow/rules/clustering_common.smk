@@ -1,34 +1,21 @@
 # The clustering task's plan and the small functions its rules call (the rules are in
 # clustering.smk).
-import sys
-
 from ufsbench.clustering import ClusterPlan, graph_path, score_path
-from ufsbench.datasets import find_in_mirror
+from ufsbench.plan import unavailable_datasets
 from ufsbench.sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS
 
 CPLAN = ClusterPlan(config, REGISTRY)
 CLUSTER_CONFIG = config.get("clustering") or {}
 
 
-def _missing_reason(name):
-    """Why a dataset's file cannot be had offline (None when it can)."""
-    entry = REGISTRY[name].file_entry
-    mirror = config.get("mirror")
-    if entry is None or not mirror:
-        return None
-    if Path(f"data/raw/{entry.name}/{entry.file}").exists():
-        return None
-    if find_in_mirror(entry, mirror) is not None:
-        return None
-    return f"{entry.file} is not in the mirror {mirror} (public URL: {entry.url})"
-
-
+# Datasets whose file is neither in the mirror nor under data/raw (or that are gated:
+# licensed, no public URL) are skipped, each with a "ufsbench: skipping dataset" line
+# (the same path as `unavailable: skip`, without trying the network).
 if CPLAN.enabled and CLUSTER_CONFIG.get("skip_missing", True):
-    for _name in list(CPLAN.datasets):
-        _reason = _missing_reason(_name)
-        if _reason:
-            CPLAN.skip(_name, _reason)
-            print(f"clustering: skipping dataset {_name!r}: {_reason}", file=sys.stderr)
+    for _name, _reason in unavailable_datasets(
+        CPLAN.datasets, REGISTRY, config.get("mirror"), probe=False
+    ).items():
+        CPLAN.skip(_name, _reason)
 
 
 wildcard_constraints:
@@ -56,6 +43,15 @@ def cluster_score_inputs(wildcards):
 
 def cluster_threads(wildcards):
     return int(CLUSTER_CONFIG.get("n_jobs", 1))
+
+
+def cluster_mem_mb(wildcards):
+    entry = REGISTRY[wildcards.dataset]
+    return resources.cluster_mem_mb(entry.n_samples, entry.n_features)
+
+
+def cluster_runtime(wildcards):
+    return resources.cluster_runtime(REGISTRY[wildcards.dataset].n_samples)
 
 
 def clustering_outputs():

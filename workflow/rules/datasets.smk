@@ -35,6 +35,6 @@ rule normalize:
         entry=dataset_params,
         normalize=config["normalize"],
         need_labels=lambda wildcards: wildcards.dataset in PLAN.datasets,
-        code=code_hash("data.py", "datasets.py", "synthetic.py", "io.py"),
+        code=code_hash("data.py", "datasets.py", "images.py", "synthetic.py", "io.py"),
     script:
         "../../scripts/normalize.py"
