@@ -286,6 +286,8 @@ def _tiny_blufs_config():
 def test_blufs_config_runs_end_to_end(tmp_path):
     config = _tiny_blufs_config()
     config["blufs"]["reference"] = str(REFERENCE)
+    # 2 feature counts x 2 stage-2 points = 4 runs: 2 runs per part gives stage 2 in 2 parts.
+    config["chunk_size"] = 2
     write_config(tmp_path, config)
     # Only the experiment's outputs: the spine's t-tests and curves are tested elsewhere.
     targets = [
@@ -314,9 +316,56 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     for name in ("sensitivity", "stability", "correlation", "convergence"):
         assert (figures / f"{name}_wine.png").stat().st_size > 0, name
     assert "| wine |" in (tables / "blufs_table8.md").read_text()
+    _assert_stage2_parts_equal_the_serial_search(tmp_path, config, parts=2)
+    # Everything is up to date: a second plan has nothing to do.
+    again = run_snakemake(tmp_path, "-n", *targets)
+    assert "Nothing to be done" in again.stdout + again.stderr, again.stdout[-2000:]
     # Restricting the datasets from the command line works (the issue's requirement).
     dry = run_snakemake(tmp_path, "-n", "--config", "datasets=[wine]")
     assert dry.returncode == 0
+
+
+def _assert_stage2_parts_equal_the_serial_search(workdir, config, parts):
+    """The workflow's stage 2 (in ``parts`` jobs) equals the search run serially in one go."""
+    from ufsbench.io import load_data, load_selections, write_table
+    from ufsbench.tuning import run_settings
+
+    stage2 = workdir / "results/wine/blufs/stage2"
+    assert sorted(p.name for p in stage2.glob("part*")) == [f"part{p}" for p in range(parts)]
+    for p in range(parts):
+        assert (workdir / f"logs/blufs/stage2/wine/blufs/part{p}.log").stat().st_size > 0
+        assert (workdir / f"results/benchmarks/stage2/wine/blufs/part{p}.tsv").is_file()
+        assert len(pd.read_csv(stage2 / f"part{p}/scores.tsv", sep="\t")), f"part {p} is empty"
+    X, y, _ = load_data(workdir / "results/wine/data.npz")
+    stage1 = pd.concat([pd.read_csv(f, sep="\t") for f in (workdir / "results/wine/blufs").glob(
+        "c*/scores.tsv")])  # fmt: skip
+    spec = get_method("blufs")
+    settings = {sid: parse_setting_id(spec, sid) for sid in stage1["params"].unique()}
+    blufs = config["blufs"]
+    winners = stage1_winners(stage1, metric=blufs["anchor_metric"], anchor=blufs["anchor"])
+    serial = stage2_settings(spec, settings, winners, blufs["two_stage"]["blufs"])
+    evaluation = {"init": "random", **config["evaluation"]}
+    selections, scores = run_settings(
+        X,
+        y,
+        "blufs",
+        serial,
+        dataset="wine",
+        n_clusters=3,
+        evaluation=evaluation,
+        seeding=evaluation["seeding"],
+    )
+    write_table(workdir / "serial.tsv", scores)
+
+    def without_seconds(path):  # the last column, select_seconds, is wall-clock time
+        return [line.rsplit("\t", 1)[0] for line in path.read_text().splitlines()]
+
+    assert without_seconds(stage2 / "scores.tsv") == without_seconds(workdir / "serial.tsv")
+    merged = load_selections(stage2 / "selection.npz")
+    assert list(merged) == list(selections)
+    for sid, sel in selections.items():
+        assert all(np.array_equal(merged[sid].subsets[m], sel.subsets[m]) for m in sel.subsets)
+        assert np.array_equal(merged[sid].ranking, sel.ranking)
 
 
 # -- analysis figures ------------------------------------------------------------------------

@@ -10,9 +10,17 @@ per feature count or once per dataset is not stated, so it is a named option
 
 Because both stages use the same seeds, scores and selections of stage 2 have exactly
 the stage-1 layout and aggregate with them.
+
+Stage 2 runs as ``stage2_part_count`` jobs, a number fixed by the config (feature
+counts x stage-2 grid points, ``chunk_size`` runs per job) although which settings it
+holds depends on the stage-1 winners: every part computes the winners, takes its slice
+of the settings (``stage2_part``) and :func:`merge_parts` joins the parts. A setting's
+seeds do not depend on which job runs it, so the merge equals the serial search.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
@@ -82,6 +90,63 @@ def stage2_settings(spec, stage1: dict[str, dict], winners: dict[int, str], grid
     return [(sid, params, counts) for sid, (params, counts) in out.items()]
 
 
+def stage2_part_count(n_counts: int, grid_size: int, chunk_size: int) -> int:
+    """Stage-2 jobs of one (dataset, method): ``ceil(n_counts * grid_size / chunk_size)``.
+
+    ``n_counts * grid_size`` bounds the stage-2 (setting, feature count) runs whatever the
+    stage-1 winners: each count's winner is completed with every grid point, and a
+    setting reached from several counts runs once per count (one budget each).
+    """
+    if n_counts < 1 or grid_size < 1 or chunk_size < 1:
+        raise ValueError(
+            f"stage 2: n_counts={n_counts}, grid_size={grid_size} and chunk_size={chunk_size} "
+            "must all be >= 1"
+        )
+    return math.ceil(n_counts * grid_size / chunk_size)
+
+
+def stage2_part(settings, part: int, parts: int):
+    """Part ``part`` of ``parts`` of the stage-2 ``settings`` (``[(id, params, counts)]``).
+
+    Contiguous slices, balanced by runs (a setting weighs its number of counts), never
+    splitting a setting: setting ``i``, whose runs start at ``r_i`` of ``R`` in all, goes
+    to part ``floor(parts * (r_i + w_i / 2) / R)``. Concatenating the parts in order gives
+    ``settings`` back; a part may be empty when there are fewer settings than parts.
+    """
+    if not 0 <= part < parts:
+        raise ValueError(f"stage 2: part={part} must be in [0, parts={parts})")
+    weights = [len(counts) for _, _, counts in settings]
+    total = sum(weights)
+    out, start = [], 0
+    for setting, weight in zip(settings, weights, strict=True):
+        if min(parts - 1, parts * (2 * start + weight) // (2 * total)) == part:
+            out.append(setting)
+        start += weight
+    return out
+
+
+def merge_parts(parts):
+    """Join stage-2 parts ``[(selections, scores)]``, in part order, into one.
+
+    Raises ``ValueError`` when a setting id is in two parts.
+    """
+    selections, frames = {}, []
+    for i, (sels, scores) in enumerate(parts):
+        for sid, sel in sels.items():
+            if sid in selections:
+                raise ValueError(f"stage 2: setting {sid!r} is in two parts (again in part {i})")
+            selections[sid] = sel
+        if len(scores):
+            frames.append(scores)
+    scores = pd.concat(frames, ignore_index=True) if frames else _empty_scores()
+    return selections, scores
+
+
+def _empty_scores() -> pd.DataFrame:
+    columns = ["dataset", "method", "params", "in_grid", "is_default", "n_features", "repeat"]
+    return pd.DataFrame(columns=columns)
+
+
 def run_settings(
     X, y, method, settings, *, dataset, n_clusters, evaluation, seeding="per_run",
     graph_of=None, log=None,
@@ -118,8 +183,7 @@ def run_settings(
                      100 * rows["acc"].mean())  # fmt: skip
         frames.append(_tag(rows, dataset, method, sid, sel.seconds))
         selections[sid] = sel
-    columns = ["dataset", "method", "params", "in_grid", "is_default", "n_features", "repeat"]
-    scores = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    scores = pd.concat(frames, ignore_index=True) if frames else _empty_scores()
     return selections, scores
 
 

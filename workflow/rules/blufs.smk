@@ -3,18 +3,22 @@
 # and the synthetic selections (Figs. 3-4). Nothing here runs when `blufs` is absent.
 
 
+# Stage 2 runs as parts whose number the config fixes (feature counts x stage-2 grid,
+# chunk_size runs each); every part finds the stage-1 winners and runs its slice.
 rule blufs_stage2:
     input:
         unpack(knn_of_method),
         data="results/{dataset}/data.npz",
         stage1=stage1_scores,
     output:
-        selection="results/{dataset}/{method}/stage2/selection.npz",
-        scores="results/{dataset}/{method}/stage2/scores.tsv",
+        selection="results/{dataset}/{method}/stage2/part{part}/selection.npz",
+        scores="results/{dataset}/{method}/stage2/part{part}/scores.tsv",
     log:
-        "logs/blufs/stage2/{dataset}/{method}.log",
+        "logs/blufs/stage2/{dataset}/{method}/part{part}.log",
     benchmark:
-        "results/benchmarks/stage2/{dataset}/{method}.tsv"
+        "results/benchmarks/stage2/{dataset}/{method}/part{part}.tsv"
+    wildcard_constraints:
+        part=r"\d+",
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -23,6 +27,8 @@ rule blufs_stage2:
         runtime=stage2_runtime,
     params:
         method="{method}",
+        part=lambda wildcards: int(wildcards.part),
+        parts=stage2_parts,
         settings=method_settings,
         grid=lambda wildcards: BLUFS["two_stage"][wildcards.method],
         anchor=BLUFS.get("anchor", "per_count"),
@@ -34,6 +40,28 @@ rule blufs_stage2:
         + code_hash("tuning.py", "evaluate.py", "kmeans.py"),
     script:
         "../../scripts/blufs_stage2.py"
+
+
+localrules:
+    blufs_stage2_merge,
+
+
+rule blufs_stage2_merge:
+    input:
+        selections=lambda wildcards: stage2_part_files(wildcards, "selection.npz"),
+        scores=lambda wildcards: stage2_part_files(wildcards, "scores.tsv"),
+    output:
+        selection="results/{dataset}/{method}/stage2/selection.npz",
+        scores="results/{dataset}/{method}/stage2/scores.tsv",
+    log:
+        "logs/blufs/stage2/{dataset}/{method}/merge.log",
+    conda:
+        "../../envs/ufsbench.yaml"
+    threads: 1
+    params:
+        code=code_hash("tuning.py", "io.py"),
+    script:
+        "../../scripts/blufs_stage2_merge.py"
 
 
 rule blufs_reseed:

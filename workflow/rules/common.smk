@@ -7,7 +7,8 @@ import ufsbench
 from snakemake.utils import validate
 from ufsbench.datasets import load_registry
 from ufsbench import resources
-from ufsbench.plan import Plan, available_datasets, source_hash
+from ufsbench.plan import Plan, available_datasets, expand_grid, source_hash
+from ufsbench.tuning import stage2_part_count
 from ufsbench.clustering import fs_graph_setting, graph_path, tasks
 
 validate(config, schema="../schemas/config.schema.yaml")
@@ -364,13 +365,34 @@ def stage1_scores(wildcards):
     ]
 
 
+def stage2_grid_size(method):
+    """Points of a method's stage-2 grid."""
+    return len(expand_grid(method, BLUFS["two_stage"][method]))
+
+
+def stage2_parts(wildcards):
+    """Stage-2 jobs of a (dataset, method): chunk_size runs (setting x count) each."""
+    return stage2_part_count(
+        len(PLAN.feature_counts(wildcards.dataset)),
+        stage2_grid_size(wildcards.method),
+        PLAN.chunk_size,
+    )
+
+
+def stage2_part_files(wildcards, name):
+    return [
+        f"results/{wildcards.dataset}/{wildcards.method}/stage2/part{part}/{name}"
+        for part in range(stage2_parts(wildcards))
+    ]
+
+
 def stage2_runtime(wildcards):
-    """At most one stage-2 grid per feature count (per_count anchors)."""
+    """A part holds at most chunk_size runs plus one setting's counts (it never splits one)."""
     n, d, _ = _shape(wildcards)
-    size = 1
-    for values in BLUFS["two_stage"][wildcards.method].values():
-        size *= len(values) if isinstance(values, list) else 1
-    runs = size * len(PLAN.feature_counts(wildcards.dataset))
+    n_counts = len(PLAN.feature_counts(wildcards.dataset))
+    runs = min(
+        n_counts * stage2_grid_size(wildcards.method), PLAN.chunk_size + n_counts
+    )
     return resources.select_runtime(n, d, runs, True)
 
 
