@@ -8,15 +8,16 @@ from ufsbench.clustering import (
     summarize,
 )
 from ufsbench.io import write_table, write_text
-from ufsbench.reference import load_reference
+from ufsbench.reference import load_notes, load_reference
 
 log = joblog.setup(snakemake.log[0], snakemake.threads)
 for name, reason in snakemake.params.skipped.items():
     log.warning("dataset %s skipped: %s", name, reason)
 summary = summarize(read_scores(snakemake.input.scores), snakemake.params.select)
 write_table(snakemake.output.summary, summary)
+notes = load_notes(snakemake.input.notes) if "notes" in snakemake.input.keys() else None
 comparison = compare_with_paper(
-    summary, load_reference(snakemake.input.reference), dict(snakemake.params.skipped)
+    summary, load_reference(snakemake.input.reference), dict(snakemake.params.skipped), notes
 )
 write_table(snakemake.output.comparison, comparison)
 for path, table in zip(snakemake.output.tables, ["1", "2", "3"], strict=True):

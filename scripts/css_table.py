@@ -5,7 +5,7 @@ import pandas as pd
 from ufsbench import joblog
 from ufsbench.css import table
 from ufsbench.io import write_table, write_text
-from ufsbench.reference import load_reference
+from ufsbench.reference import load_notes, load_reference
 
 log = joblog.setup(snakemake.log[0])
 runs = pd.concat([pd.read_csv(f, sep="\t") for f in snakemake.input.runs], ignore_index=True)
@@ -26,6 +26,7 @@ text = "".join(
 write_text(snakemake.output.markdown, text)
 reference = load_reference(snakemake.input.reference)
 in_table = summary[summary["dataset"].isin(p.datasets) & summary["k"].isin(p.ks)]
-comparison = table.paper_comparison(in_table, reference)
+notes = load_notes(snakemake.input.notes) if "notes" in snakemake.input.keys() else None
+comparison = table.paper_comparison(in_table, reference, notes)
 write_table(snakemake.output.paper, table.comparison_with_skipped(comparison, reference, p.skipped))
 log.info("%d runs, %d summary rows, %d comparison rows", len(runs), len(summary), len(comparison))

@@ -138,6 +138,95 @@ def test_repository_reference_files_load():
     assert not list((ROOT / "config").glob("papers/*"))
 
 
+NOTES_OF = {  # notes file -> the reference whose cells it explains
+    "lsdcl_notes.tsv": "lsdcl.tsv",
+    "pocss_notes.tsv": "pocss_table1.tsv",
+    "srsg_notes.tsv": "srsg_paper.tsv",
+}
+
+
+@pytest.mark.parametrize("notes_file", sorted(NOTES_OF))
+def test_repository_notes_name_cells_of_their_reference(notes_file):
+    """A typo in a notes file would silently attach nothing: every (dataset, method) it
+    names, wildcards aside, must be a cell of the paper's table."""
+    from snakemake_cli import ROOT
+
+    folder = ROOT / "config" / "reference"
+    notes = reference.load_notes(folder / notes_file)
+    ref = reference.load_reference(folder / NOTES_OF[notes_file])
+    assert len(notes) and notes["note"].str.len().gt(20).all()
+    for _, row in notes.iterrows():
+        hit = np.ones(len(ref), dtype=bool)
+        for column in ("dataset", "method"):
+            if row[column] != "*":
+                hit &= ref[column].eq(row[column]).to_numpy()
+        assert hit.any(), f"{notes_file}: no paper cell for {row['dataset']}/{row['method']}"
+
+
+def test_add_notes_wildcards_order_and_metric():
+    table = pd.DataFrame(
+        {
+            "dataset": ["a", "a", "b", "b"],
+            "method": ["m1", "m2", "m1", "m1"],
+            "metric": ["acc", "acc", "acc", "nmi"],
+            "note": ["ours 1", "", "", ""],
+        }
+    )
+    notes = pd.DataFrame(
+        {
+            "dataset": ["a", "a", "*", "b"],
+            "method": ["m1", "*", "m1", "m1"],
+            "metric": ["", "", "", "nmi"],
+            "note": ["own", "dataset-wide", "method-wide", "nmi only"],
+        }
+    )
+    out = reference.add_notes(table, notes)
+    assert out["note"].tolist() == [
+        "ours 1. dataset-wide. method-wide. own",
+        "dataset-wide",
+        "method-wide",
+        "method-wide. nmi only",
+    ]
+    assert table["note"].tolist() == ["ours 1", "", "", ""]  # the input is not modified
+    assert reference.add_notes(table.drop(columns="note"), None)["note"].eq("").all()
+    with pytest.raises(ValueError, match="notes lack columns"):
+        reference.add_notes(table, notes.drop(columns="method"))
+
+
+def test_css_and_srsg_comparisons_carry_the_notes():
+    from snakemake_cli import ROOT
+
+    from ufsbench.clustering import compare_with_paper
+    from ufsbench.css import table as css_table
+
+    folder = ROOT / "config" / "reference"
+    pocss = reference.load_reference(folder / "pocss_table1.tsv")
+    summary = pd.DataFrame(
+        {"dataset": "dna", "method": ["greedy_css", "pocss"], "k": 50,
+         "mean": [1.30, 1.29], "std": [np.nan, 0.001], "n_runs": [1, 10]}
+    )  # fmt: skip
+    notes = reference.load_notes(folder / "pocss_notes.tsv")
+    comparison = css_table.paper_comparison(summary, pocss, notes)
+    cells = comparison[comparison["dataset"] == "dna"]
+    assert cells["note"].str.contains("2000-row variant").all()
+    kept = css_table.comparison_with_skipped(comparison, pocss, {"mediamill": "absent"})
+    assert kept.loc[kept["dataset"] == "dna", "note"].str.contains("2000-row").all()
+    assert kept.loc[kept["dataset"] == "mediamill", "note"].eq("not run: absent").all()
+
+    srsg = reference.load_reference(folder / "srsg_paper.tsv")
+    ran = pd.DataFrame(
+        {"dataset": ["ionosphere"], "method": ["srsg"], "setting": ["default"],
+         "protocol": ["fixed"], "acc_mean": [0.66], "acc_std": [0.0], "acc_seed0": [0.66],
+         "nmi_max_mean": [0.1], "nmi_max_std": [0.0], "nmi_max_seed0": [0.1]}
+    )  # fmt: skip
+    srsg_notes = reference.load_notes(folder / "srsg_notes.tsv")
+    out = compare_with_paper(ran, srsg, {}, srsg_notes)
+    mine = out[out["status"] == "run"]
+    assert len(mine) == 2 and mine["note"].str.contains("hard-threshold").all()
+    others = out[(out["status"] == "not run") & (out["method"] == "sc")]
+    assert others["note"].eq("not in this run's clustering datasets or methods").all()
+
+
 # -- random_controls ------------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .plan import expand_grid, setting_id
-from .reference import vs_paper
+from .reference import add_notes, vs_paper
 from .sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS, check_params
 
 TASKS = ("selection", "clustering")
@@ -193,7 +193,10 @@ VS_PAPER_NAMES = {
 
 
 def compare_with_paper(
-    summary: pd.DataFrame, reference: pd.DataFrame, skipped: dict | None = None
+    summary: pd.DataFrame,
+    reference: pd.DataFrame,
+    skipped: dict | None = None,
+    notes: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Ours (mean over seeds, and seed 0) next to the paper's value, for every paper cell.
 
@@ -202,7 +205,9 @@ def compare_with_paper(
     to 4 decimals like the paper. A cell we ran has ``status = run``; every other cell
     keeps an empty ``ours`` and ``status = not run``, its ``note`` giving the reason for
     a dataset in ``skipped`` (dataset -> why, e.g. its file is not in the mirror), else
-    saying that the run had no score of it (dataset or method not configured).
+    saying that the run had no score of it (dataset or method not configured). The
+    hand-written ``notes`` (:func:`ufsbench.reference.load_notes`: why a cell misses)
+    are appended to the cells we ran.
     """
     skipped = skipped or {}
     metrics = list(dict.fromkeys(reference["metric"]))
@@ -233,6 +238,8 @@ def compare_with_paper(
     why = table["dataset"].map(lambda d: f"skipped: {skipped[d]}" if d in skipped else "")
     why = why.where(why != "", "not in this run's clustering datasets or methods")
     table["note"] = np.where(ran, "", why)
+    explained = add_notes(table[ran], notes)
+    table.loc[ran, "note"] = explained["note"]
     return table
 
 

@@ -341,8 +341,7 @@ def vs_paper(
     out["paper_minus_random"] = out["paper"] - out["random_control"]
     describe = describe or numbers_note
     out["note"] = [describe(row) for _, row in out.iterrows()]
-    if notes is not None and len(notes):
-        out = _add_notes(out, notes)
+    out = add_notes(out, notes)
     out = out.reset_index(drop=True)
     if columns is None:
         return out
@@ -371,17 +370,39 @@ def numbers_note(row) -> str:
     return "; ".join(parts)
 
 
-def _add_notes(out: pd.DataFrame, notes: pd.DataFrame) -> pd.DataFrame:
+def add_notes(table: pd.DataFrame, notes: pd.DataFrame | None) -> pd.DataFrame:
+    """Append hand-written notes to the ``note`` column of a comparison table.
+
+    ``notes`` (see :func:`load_notes`) has columns ``dataset``, ``method``, ``note`` and
+    optionally ``metric``. A note applies to the table's rows of its dataset and method;
+    ``*`` as the dataset or the method means every one, and an empty ``metric`` every
+    metric. The broader notes come first; several are joined by ``". "`` after any note
+    the row already has.
+    """
+    out = table.copy()
+    if "note" not in out.columns:
+        out["note"] = ""
+    if notes is None or not len(notes):
+        return out
     missing = [c for c in ("dataset", "method", "note") if c not in notes.columns]
     if missing:
-        raise ValueError(f"vs_paper: notes lack columns {missing}")
-    on = ["dataset", "method"] + (["metric"] if "metric" in notes.columns else [])
-    merged = out.merge(
-        notes[[*on, "note"]].rename(columns={"note": "_extra"}), on=on, how="left", sort=False
-    )
-    extra = merged["_extra"].fillna("")
-    merged["note"] = np.where(extra != "", merged["note"] + ". " + extra, merged["note"])
-    return merged.drop(columns="_extra")
+        raise ValueError(f"notes lack columns {missing}")
+    text = out["note"].fillna("").astype(str).to_numpy(dtype=object)
+    breadth = notes["dataset"].eq("*").astype(int) + notes["method"].eq("*").astype(int)
+    for _, row in notes.assign(_breadth=breadth).sort_values(
+        "_breadth", ascending=False, kind="stable"
+    ).iterrows():
+        hit = np.ones(len(out), dtype=bool)
+        for column in ("dataset", "method"):
+            if row[column] != "*":
+                hit &= out[column].eq(row[column]).to_numpy()
+        metric = row.get("metric", "")
+        if isinstance(metric, str) and metric and "metric" in out.columns:
+            hit &= out["metric"].eq(metric).to_numpy()
+        for i in np.flatnonzero(hit):
+            text[i] = f"{text[i]}. {row['note']}" if text[i] else row["note"]
+    out["note"] = text
+    return out
 
 
 def load_notes(path) -> pd.DataFrame:

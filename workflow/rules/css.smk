@@ -38,6 +38,7 @@ rule css_table:
     input:
         runs=css_runs(),
         traces=css_traces(),
+        unpack(css_notes),
         reference=css_reference(),
     output:
         runs="results/tables/css_runs.tsv",

@@ -9,6 +9,7 @@ css:
   curves: {datasets: [dna], k: [50, 60, 70, 80, 90, 100]}   # Figure 1
   anytime: [dna]                     # Figure 2: POCSS traces at the first k of css.k
   reference: config/reference/pocss_table1.tsv              # the paper's Table 1
+  notes: config/reference/pocss_notes.tsv                   # why cells miss (optional)
   skipped: {mediamill: "why"}        # paper datasets we cannot run, reported as such
 ```
 """
@@ -75,6 +76,7 @@ class CssPlan:
         self.curve_ks = [int(k) for k in curves.get("k", [])]
         self.anytime = list(css.get("anytime", []))
         self.reference = css.get("reference")
+        self.notes = css.get("notes")
         self.skipped = dict(css.get("skipped") or {})
         for key, names in (
             ("css.datasets", self.datasets),

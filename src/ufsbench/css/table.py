@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..reference import vs_paper
+from ..reference import add_notes, vs_paper
 
 TOLERANCE = 0.005  # the issue's fidelity target on an error ratio
 
@@ -50,13 +50,17 @@ VS_PAPER_NAMES = {
 }
 
 
-def paper_comparison(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
+def paper_comparison(
+    summary: pd.DataFrame, reference: pd.DataFrame, notes: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Ours vs the paper for every (dataset, method, k) both have, plus average-rank rows.
 
     ``reference``: :func:`ufsbench.reference.load_reference` of the paper's Table 1 (metric
     ``error_ratio``); the cells are :func:`ufsbench.reference.vs_paper`'s, in the paper's
     order. Columns: dataset, method, k, ours_mean, ours_std, n_runs, paper_mean,
-    paper_std, difference (ours - paper), within_tolerance (``|difference| <= 0.005``).
+    paper_std, difference (ours - paper), within_tolerance (``|difference| <= 0.005``),
+    note (the hand-written ``notes`` of :func:`ufsbench.reference.load_notes`: why a
+    cell misses, e.g. a dataset whose copy differs from the authors').
     """
     table = vs_paper(
         reference,
@@ -67,6 +71,7 @@ def paper_comparison(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.DataF
         columns=VS_PAPER_NAMES,
     )
     table["within_tolerance"] = table["difference"].abs() <= TOLERANCE + 1e-12
+    table = add_notes(table, notes)
     rows = []
     for k, part in table.groupby("k"):
         ours_rank = average_ranks(part.rename(columns={"ours_mean": "mean"}))
@@ -123,9 +128,11 @@ def render_markdown(wide: pd.DataFrame) -> str:
 
 def comparison_with_skipped(comparison: pd.DataFrame, reference: pd.DataFrame, skipped: dict):
     """The comparison plus one row per paper cell of a dataset we could not run."""
+    comparison = comparison if "note" in comparison else comparison.assign(note="")
+    comparison = comparison.assign(note=comparison["note"].fillna(""))
     rows = reference[reference["dataset"].isin(list(skipped))]
     if rows.empty:
-        return comparison.assign(note="")
+        return comparison
     extra = pd.DataFrame(
         {
             "dataset": rows["dataset"],
@@ -136,4 +143,4 @@ def comparison_with_skipped(comparison: pd.DataFrame, reference: pd.DataFrame, s
             "note": [f"not run: {skipped[d]}" for d in rows["dataset"]],
         }
     )
-    return pd.concat([comparison.assign(note=""), extra], ignore_index=True)
+    return pd.concat([comparison, extra], ignore_index=True)
