@@ -36,9 +36,9 @@ localrules:
 
 rule css_table:
     input:
+        unpack(css_notes),
         runs=css_runs(),
         traces=css_traces(),
-        unpack(css_notes),
         reference=css_reference(),
     output:
         runs="results/tables/css_runs.tsv",

@@ -30,7 +30,9 @@ def css_notes(wildcards):
     if not CSS_PLAN.notes:
         return {}
     notes = Path(CSS_PLAN.notes)
-    return {"notes": str(notes if notes.is_absolute() else Path(workflow.basedir) / notes)}
+    return {
+        "notes": str(notes if notes.is_absolute() else Path(workflow.basedir) / notes)
+    }
 
 
 def css_runtime(wildcards):
