@@ -27,6 +27,8 @@ write_text(snakemake.output.markdown, text)
 reference = load_reference(snakemake.input.reference)
 in_table = summary[summary["dataset"].isin(p.datasets) & summary["k"].isin(p.ks)]
 notes = load_notes(snakemake.input.notes) if "notes" in snakemake.input.keys() else None
-comparison = table.paper_comparison(in_table, reference, notes)
-write_table(snakemake.output.paper, table.comparison_with_skipped(comparison, reference, p.skipped))
+comparison = table.paper_comparison(in_table, reference)
+write_table(
+    snakemake.output.paper, table.comparison_with_skipped(comparison, reference, p.skipped, notes)
+)
 log.info("%d runs, %d summary rows, %d comparison rows", len(runs), len(summary), len(comparison))

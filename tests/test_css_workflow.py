@@ -29,7 +29,9 @@ TINY_CSS = {
 @pytest.fixture(scope="module")
 def css_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("css")
-    write_config(workdir, TINY_CSS)
+    notes = workdir / "notes.tsv"
+    notes.write_text("dataset\tmethod\tnote\nmediamill\t*\tthe test's own note on mediamill\n")
+    write_config(workdir, {**TINY_CSS, "css": {**TINY_CSS["css"], "notes": str(notes)}})
     run_snakemake(workdir, "--cores", "2")
     return workdir
 
@@ -45,6 +47,7 @@ def test_css_branch_writes_its_tables_and_figures(css_run):
     assert summary[summary["method"] == "pocss"]["n_runs"].tolist() == [2, 2]
     paper = pd.read_csv(tables / "pocss_vs_paper.tsv", sep="\t")
     assert paper["note"].fillna("").str.contains("not part of this test").sum() == 6
+    assert paper["note"].fillna("").str.endswith(". the test's own note on mediamill").sum() == 6
     anytime = pd.read_csv(tables / "css_anytime.tsv", sep="\t")
     assert set(anytime["method"]) == {"pocss"} and (anytime["error_ratio"] >= 1.0 - 1e-9).all()
     assert "average rank" in (tables / "css_table1.md").read_text()

@@ -50,17 +50,13 @@ VS_PAPER_NAMES = {
 }
 
 
-def paper_comparison(
-    summary: pd.DataFrame, reference: pd.DataFrame, notes: pd.DataFrame | None = None
-) -> pd.DataFrame:
+def paper_comparison(summary: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
     """Ours vs the paper for every (dataset, method, k) both have, plus average-rank rows.
 
     ``reference``: :func:`ufsbench.reference.load_reference` of the paper's Table 1 (metric
     ``error_ratio``); the cells are :func:`ufsbench.reference.vs_paper`'s, in the paper's
     order. Columns: dataset, method, k, ours_mean, ours_std, n_runs, paper_mean,
-    paper_std, difference (ours - paper), within_tolerance (``|difference| <= 0.005``),
-    note (the hand-written ``notes`` of :func:`ufsbench.reference.load_notes`: why a
-    cell misses, e.g. a dataset whose copy differs from the authors').
+    paper_std, difference (ours - paper), within_tolerance (``|difference| <= 0.005``).
     """
     table = vs_paper(
         reference,
@@ -71,7 +67,6 @@ def paper_comparison(
         columns=VS_PAPER_NAMES,
     )
     table["within_tolerance"] = table["difference"].abs() <= TOLERANCE + 1e-12
-    table = add_notes(table, notes)
     rows = []
     for k, part in table.groupby("k"):
         ours_rank = average_ranks(part.rename(columns={"ours_mean": "mean"}))
@@ -126,13 +121,20 @@ def render_markdown(wide: pd.DataFrame) -> str:
     return "\n".join([head, rule, *body]) + "\n"
 
 
-def comparison_with_skipped(comparison: pd.DataFrame, reference: pd.DataFrame, skipped: dict):
-    """The comparison plus one row per paper cell of a dataset we could not run."""
+def comparison_with_skipped(
+    comparison: pd.DataFrame,
+    reference: pd.DataFrame,
+    skipped: dict,
+    notes: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """The comparison plus one row per paper cell of a dataset we could not run, with
+    the hand-written ``notes`` (:func:`ufsbench.reference.load_notes`: why a cell
+    misses, e.g. a dataset whose copy differs from the authors') in ``note``."""
     comparison = comparison if "note" in comparison else comparison.assign(note="")
     comparison = comparison.assign(note=comparison["note"].fillna(""))
     rows = reference[reference["dataset"].isin(list(skipped))]
     if rows.empty:
-        return comparison
+        return add_notes(comparison, notes)
     extra = pd.DataFrame(
         {
             "dataset": rows["dataset"],
@@ -143,4 +145,4 @@ def comparison_with_skipped(comparison: pd.DataFrame, reference: pd.DataFrame, s
             "note": [f"not run: {skipped[d]}" for d in rows["dataset"]],
         }
     )
-    return pd.concat([comparison, extra], ignore_index=True)
+    return add_notes(pd.concat([comparison, extra], ignore_index=True), notes)
