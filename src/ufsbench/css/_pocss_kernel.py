@@ -9,6 +9,12 @@ Archive layout (spec 2.3): slot ``s`` holds the unique member of size ``s`` when
 ``present[s]``: its value ``fval[s]``, columns ``cols[s, :s]``, ``H[s, :s, :s] = G_cc^{-1}``,
 ``M[s, :s, :s] = G2_cc`` and ``age[s]``, the rank-1 updates since its last exact refresh.
 ``meta`` = [number present, evaluations, position-stream pointer, log length].
+
+``floor[s]`` is the Eckart-Young bound ``||A - A_s||_F^2`` that no set of ``s`` columns
+can beat. A recursive value below it (minus ``slack``) is round-off, not a discovery:
+with nearly dependent columns the rank-1 updates amplify it by ``cond(G_cc)^2`` and can
+even drive ``f`` negative, which would let a wrong member dominate and empty the archive.
+Such an offspring is recomputed from scratch, and rejected if even that stays below.
 """
 
 from __future__ import annotations
@@ -142,7 +148,7 @@ matvec, dot, rank1, gather, copy_block, exact, swap_delete = (
 
 
 def run_block(
-    G, G2, trG, k, tau, refresh,
+    G, G2, trG, k, tau, refresh, floor, slack,
     present, fval, cols, H, M, age, plist, meta,
     cy, Hy, My, mask, chosen, vec1, vec2, vec3,
     nflip, upar, pos, log_t, log_e, log_f, log_s, t0,
@@ -297,6 +303,8 @@ def run_block(
             continue  # rank-deficient offspring: rejected (spec 2.6)
         # acceptance: no member strictly dominates y (two passes if y is refreshed)
         y_age = age[p] + n_flip
+        if f < floor[c] - slack:
+            y_age = refresh + 1  # impossible value: recompute y from scratch first
         accept = False
         for attempt in range(2):
             z = c - 1
@@ -314,6 +322,8 @@ def run_block(
             for a in range(c):
                 if Hy[a, a] <= 0.0:
                     f = np.inf
+            if f < floor[c] - slack:
+                f = np.inf  # G_cc too ill-conditioned even for the direct inverse
         if not accept or not f < np.inf:
             continue
         for z in range(c + 1, K):

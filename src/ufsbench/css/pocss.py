@@ -30,6 +30,9 @@ from .updates import TAU, exact_state
 
 ENGINES = ("auto", "numba", "numpy")
 log = logging.getLogger(__name__)
+# A recursive residual this far (relative to ||A||_F^2) below the Eckart-Young floor is
+# round-off (healthy updates err by ~1e-12 relative), so the offspring is recomputed.
+FLOOR_SLACK = 1e-8
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,7 @@ def pocss(
     trG = float(np.trace(G))
 
     K = min(2 * k, n + 1)  # slots 0..K-1: sizes >= 2k are excluded
+    floor, slack = residual_floor(G, K), FLOOR_SLACK * trG
     present = np.zeros(K, dtype=np.bool_)
     fval = np.full(K, np.inf)
     cols = np.zeros((K, K), dtype=np.int64)
@@ -178,7 +182,7 @@ def pocss(
         offset = 0
         while offset < size:
             ran = kernel(
-                G, G2, trG, k, tau, refresh,
+                G, G2, trG, k, tau, refresh, floor, slack,
                 present, fval, cols, H, M, age, plist, meta, *scratch,
                 nflip[offset:], upar[offset:], pos, *events, done + offset,
             )  # fmt: skip
@@ -222,6 +226,15 @@ def pocss(
         seconds=time.perf_counter() - start,
         k=k,
     )
+
+
+def residual_floor(G, sizes: int) -> np.ndarray:
+    """``floor[s] = ||A - A_s||_F^2`` for ``s < sizes``: the sum of the eigenvalues of
+    ``G = A^T A`` beyond the ``s`` largest, a lower bound on the residual of any ``s``
+    columns (Eckart-Young)."""
+    eigenvalues = np.clip(np.linalg.eigvalsh(G)[::-1], 0.0, None)
+    tail = np.concatenate([np.cumsum(eigenvalues[::-1])[::-1], [0.0]])
+    return np.ascontiguousarray(tail[:sizes])
 
 
 def gram_pair(X) -> tuple[np.ndarray, np.ndarray]:
