@@ -16,7 +16,9 @@ and prints one row per (dataset, method). ``--option`` fixes a named reading of 
 (e.g. ``sogfs:scale=none``) for every setting, ``--grid-scale`` multiplies one grid axis
 (e.g. ``sogfs:gamma=2``: the decade grid of a code whose weight is twice ours), and ``--tag``
 is appended to the output file names. The paper's values are read from
-``config/reference/lsdcl.tsv`` (Table 2, every dataset).
+``config/reference/lsdcl.tsv`` (Table 2, every dataset). Measurements and readings
+(2026-11-24, full grids, quiet machine) are recorded in ``config/reference/lsdcl_notes.tsv``;
+e.g. ``--datasets wine --methods rufs --option rufs:inner_iter=10 --tag inner10``.
 """
 
 from __future__ import annotations
