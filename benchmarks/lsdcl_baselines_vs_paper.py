@@ -2,6 +2,7 @@
 
     python benchmarks/lsdcl_baselines_vs_paper.py [--datasets wine zoo jaffe]
         [--methods rufs sogfs ulap l1ufs] [--mirror PATH] [--out DIR] [--grid-step N]
+        [--option METHOD:KEY=VALUE ...] [--grid-scale METHOD:KEY=FACTOR ...] [--tag TAG]
 
 Protocol (shared/specs/lsdcl.md §6): raw features; the method's full paper grid (its
 registry grid, 10^-5..10^5 per weight); 0-1 5-NN graph where the method takes one; the
@@ -11,7 +12,13 @@ numbers); Hungarian ACC. "oracle" = for every count the best setting by mean ACC
 mean and std (ddof 1) over the counts, as the paper's tables; "default" = the registry
 defaults; "random" = the same oracle over as many seeded random rankings as the grid has
 settings (the control). Writes ``<out>/<dataset>_<method>.tsv`` (every setting x count)
-and prints one row per (dataset, method).
+and prints one row per (dataset, method). ``--option`` fixes a named reading of a method
+(e.g. ``sogfs:scale=none``) for every setting, ``--grid-scale`` multiplies one grid axis
+(e.g. ``sogfs:gamma=2``: the decade grid of a code whose weight is twice ours), and ``--tag``
+is appended to the output file names. The paper's values are read from
+``config/reference/lsdcl.tsv`` (Table 2, every dataset). Measurements and readings
+(2026-11-24, full grids, quiet machine) are recorded in ``config/reference/lsdcl_notes.tsv``;
+e.g. ``--datasets wine --methods rufs --option rufs:inner_iter=10 --tag inner10``.
 """
 
 from __future__ import annotations
@@ -34,20 +41,41 @@ from ufsbench.methods.base import Selection
 from ufsbench.plan import expand_grid
 
 ROOT = Path(__file__).resolve().parents[1]
-PAPER_ACC = {  # Table 2, mean +- std over the feature counts (lsdcl.md §7.2)
-    ("wine", "rufs"): (87.46, 3.97),
-    ("wine", "sogfs"): (75.23, 5.50),
-    ("wine", "ulap"): (70.64, 7.85),
-    ("wine", "l1ufs"): (86.44, 7.11),
-    ("zoo", "rufs"): (84.21, 6.32),
-    ("zoo", "sogfs"): (77.89, 9.24),
-    ("zoo", "ulap"): (80.26, 10.98),
-    ("zoo", "l1ufs"): (82.25, 5.30),
-    ("jaffe", "rufs"): (75.39, 2.52),
-    ("jaffe", "sogfs"): (73.46, 1.11),
-    ("jaffe", "ulap"): (69.02, 3.61),
-    ("jaffe", "l1ufs"): (76.49, 1.06),
-}
+REFERENCE = ROOT / "config" / "reference" / "lsdcl.tsv"
+
+
+def paper_acc():
+    """``{(dataset, method): (mean, std)}`` of the LSDCL paper's Table 2 (ACC, %)."""
+    table = pd.read_csv(REFERENCE, sep="\t", comment="#")
+    table = table[(table.table == "table2") & (table.metric == "acc")]
+    return {
+        (row.dataset, row.method): (float(row["mean"]), float(row["std"]))
+        for _, row in table.iterrows()
+    }
+
+
+def parse_assignments(items, convert):
+    """``["m:k=v", ...]`` -> ``{m: {k: convert(v)}}``."""
+    out = {}
+    for item in items or []:
+        method, _, assignment = item.partition(":")
+        key, _, value = assignment.partition("=")
+        if not (method and key and value):
+            raise SystemExit(f"expected METHOD:KEY=VALUE, got {item!r}")
+        out.setdefault(method, {})[key] = convert(value)
+    return out
+
+
+def literal(value):
+    """A command-line value as int, float, None or str."""
+    if value == "None":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
 
 
 def load(name, mirror):
@@ -83,11 +111,14 @@ class Evaluator:
         return self.cache[key]
 
 
-def run(dataset, method, X, y, counts, evaluator, grid_step=1):
+def run(dataset, method, X, y, counts, evaluator, grid_step=1, options=None, grid_scale=None):
     spec = get_method(method)
     graph = knn_graph(X, 5, weight="binary") if spec.graph else None
     grid = {key: values[::grid_step] for key, values in spec.grid.items()}
+    for key, factor in (grid_scale or {}).items():
+        grid[key] = [factor * value for value in grid[key]]
     settings = expand_grid(method, grid)
+    options = options or {}
     rows = []
     for index, params in enumerate([{}] + settings):
         selection = rank_features(
@@ -97,7 +128,7 @@ def run(dataset, method, X, y, counts, evaluator, grid_step=1):
             n_clusters=evaluator.c,
             random_state=0,
             feature_counts=counts,
-            **params,
+            **{**options, **params},
         )
         for m in counts:
             rows.append(
@@ -141,7 +172,16 @@ def main(argv=None):
         default=1,
         help="keep every n-th grid value (a budget subset: the oracle is then a lower bound)",
     )
+    parser.add_argument("--option", nargs="*", default=[], help="METHOD:KEY=VALUE readings")
+    parser.add_argument(
+        "--grid-scale", nargs="*", default=[], help="METHOD:KEY=FACTOR multiplies a grid axis"
+    )
+    parser.add_argument("--tag", default="", help="suffix of the output file names")
     args = parser.parse_args(argv)
+    options = parse_assignments(args.option, literal)
+    scales = parse_assignments(args.grid_scale, float)
+    paper_values = paper_acc()
+    suffix = f"_{args.tag}" if args.tag else ""
     args.out.mkdir(parents=True, exist_ok=True)
     print(
         "dataset\tmethod\tsettings\toracle ACC\tpaper ACC\tdiff\tdefault ACC\t"
@@ -154,10 +194,20 @@ def main(argv=None):
             evaluator = Evaluator(X, y, dataset)
             for method in args.methods:
                 start = time.perf_counter()
-                frame = run(dataset, method, X, y, counts, evaluator, args.grid_step)
-                frame.to_csv(args.out / f"{dataset}_{method}.tsv", sep="\t", index=False)
+                frame = run(
+                    dataset,
+                    method,
+                    X,
+                    y,
+                    counts,
+                    evaluator,
+                    args.grid_step,
+                    options.get(method),
+                    scales.get(method),
+                )
+                frame.to_csv(args.out / f"{dataset}_{method}{suffix}.tsv", sep="\t", index=False)
                 mean, std, plain, control = summarise(frame)
-                paper = PAPER_ACC.get((dataset, method), (np.nan, np.nan))
+                paper = paper_values.get((dataset, method), (np.nan, np.nan))
                 n_settings = frame.setting.map(lambda s: isinstance(s, (int, np.integer))).sum()
                 print(
                     f"{dataset}\t{method}\t{n_settings // len(counts)}\t{mean:.2f} +- {std:.2f}"

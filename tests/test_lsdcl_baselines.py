@@ -179,6 +179,85 @@ def test_sogfs_default_projection_dimension_is_a_third_of_the_features(monkeypat
     assert seen["n_components"] == 3 and seen["n_clusters"] is None
 
 
+def test_sogfs_first_w_step_uses_gamma_times_reweighting_matrix():
+    # The spec's and the reference code's W-step: bottom eigenvectors of
+    # X^T L_S X + gamma Q, Q = I at the start (not gamma / 2).
+    X = _blobs(n_per=12, n_blobs=3, d=7, seed=11)
+    gamma, m = 50.0, 3
+    S0, _ = _adaptive_graph.adaptive_neighbours(X, 4)
+    L0 = _adaptive_graph.graph_laplacian(S0).toarray()
+    M = X.T @ L0 @ X
+    _, expected = eigh(0.5 * (M + M.T) + gamma * np.eye(7), subset_by_index=[0, m - 1])
+    result = _adaptive_graph.solve(X, n_components=m, gamma=gamma, k=4, n_clusters=3, max_iter=1)
+    # Same subspace: the projector is basis-independent.
+    np.testing.assert_allclose(result.W @ result.W.T, expected @ expected.T, atol=1e-8)
+
+
+def test_sogfs_objective_non_increasing_with_inner_w_steps(standardized):
+    X, _, _ = standardized
+    history = rank_features(
+        X, "sogfs", n_clusters=3, max_iter=10, lambda_update="fixed", w_inner=4, gamma=10.0
+    ).history
+    assert np.all(np.diff(history) <= 1e-9 * np.abs(history[:-1]))
+
+
+def test_sogfs_standardize_ignores_feature_shift_and_scale():
+    X = _blobs(n_per=15, n_blobs=3, d=6, seed=12)
+    rng = np.random.default_rng(0)
+    Y = X * rng.uniform(0.1, 1000.0, size=6) + rng.normal(scale=50.0, size=6)
+    kw = dict(n_clusters=3, max_iter=5, scale="standardize", gamma=1.0)
+    a = rank_features(X, "sogfs", **kw)
+    b = rank_features(Y, "sogfs", **kw)
+    np.testing.assert_allclose(a.scores, b.scores, rtol=1e-6, atol=1e-9)
+    raw = rank_features(Y, "sogfs", n_clusters=3, max_iter=5, gamma=1.0, scale="none")
+    assert not np.allclose(raw.scores, b.scores)
+
+
+def test_sogfs_default_solves_on_standardized_features():
+    # The authors' code centres every feature and scales it to unit norm first.
+    X = _blobs(n_per=15, n_blobs=3, d=6, seed=15) * np.array([1, 10, 100, 1, 1000, 5.0])
+    centred = X - X.mean(axis=0)
+    unit = centred / np.linalg.norm(centred, axis=0)
+    default = rank_features(X, "sogfs", n_clusters=3, max_iter=4)
+    explicit = rank_features(unit, "sogfs", n_clusters=3, max_iter=4, scale="none")
+    np.testing.assert_allclose(default.scores, explicit.scores, rtol=1e-8, atol=1e-12)
+
+
+def test_knn_simplex_rows_solve_their_restricted_problem():
+    E = _blobs(n_per=10, n_blobs=2, d=3, seed=13)
+    k, alpha = 4, 0.7
+    S, alphas = _adaptive_graph.knn_simplex(E, k, alpha)
+    D = _dense_sq_distances(E)
+    np.testing.assert_array_equal(alphas, alpha)
+    for i in range(len(E)):
+        order = [j for j in np.argsort(D[i], kind="stable") if j != i][:k]
+        expected = np.zeros(len(E))
+        expected[order] = _dense_simplex_projection(-D[i, order] / (2 * alpha))
+        np.testing.assert_allclose(S[i].toarray().ravel(), expected, atol=1e-9)
+    assert np.diff(S.indptr).max() <= k
+
+
+def test_sogfs_input_alpha_starts_lambda_at_alpha_and_stops_at_c_components():
+    X = _blobs(n_per=15, n_blobs=3, d=5, seed=14, spread=30.0)
+    _, alphas = _adaptive_graph.adaptive_neighbours(X, 7)
+    result = _adaptive_graph.solve(
+        X,
+        n_components=4,
+        gamma=1.0,
+        k=7,
+        n_clusters=3,
+        alpha_rule="input",
+        lambda0=None,
+        support="knn",
+        stop="components",
+        max_iter=20,
+    )
+    assert result.lambdas[0] == pytest.approx(alphas.mean())
+    assert len(result.history) < 20  # three far-apart blobs: c components early
+    with pytest.raises(ValueError, match="lambda0=None"):
+        _adaptive_graph.solve(X, n_components=2, gamma=1.0, k=4, n_clusters=3, lambda0=None)
+
+
 # ---------------------------------------------------------------- RUFS
 
 
@@ -266,6 +345,21 @@ def test_rufs_objective_decreases_on_planted_data(params, standardized):
     history = rank_features(standardized[0], "rufs", n_clusters=3, **params).history
     assert len(history) == 20
     assert np.all(np.diff(history) <= 1e-8 * np.abs(history[:-1]))
+
+
+def test_rufs_inner_iterations_repeat_the_g_and_f_steps(standardized, monkeypatch):
+    X = standardized[0][:50]
+    calls = {"g": 0, "f": 0, "w": 0}
+    for name, key in (("update_g", "g"), ("update_f", "f"), ("update_w", "w")):
+        original = getattr(rufs, name)
+
+        def spy(*args, _original=original, _key=key, **kwargs):
+            calls[_key] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(rufs, name, spy)
+    rank_features(X, "rufs", n_clusters=3, max_iter=4, inner_iter=3)
+    assert calls == {"g": 12, "f": 12, "w": 4}
 
 
 def test_rufs_heavy_settings_run_fewer_iterations(standardized):

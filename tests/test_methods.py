@@ -37,6 +37,10 @@ PLANTED_PARAMS = {
     # "reconstructed" by nothing, the ranking then arbitrary); a small graph weight and a
     # strong row sparsity keep a nonzero W whose rows are the informative features.
     "l1ufs": {"lambda1": 0.01, "lambda2": 10.0},
+    # SOGFS standardises inside (unit-norm columns, as its authors' code): X^T L_S X is then
+    # ~1/n of its z-scored size, and gamma = 1 makes ||W||_{2,1} dominate (top 4 = 2
+    # informative + 2 noise); gamma in 1e-3..1e-1 recovers the 4 planted features.
+    "sogfs": {"gamma": 0.01},
     # Column subset selection minimises the reconstruction error ||X - SS+X||: after the
     # paper's unit-norm scaling the 4 mutually redundant informative columns are worth
     # less than independent noise columns; on the raw fixture (informative columns have

@@ -5,17 +5,22 @@ rows lie on the probability simplex with ``s_ii = 0``, and (SOGFS only) ``F`` (n
 ``F^T F = I``, the solver minimises
 
     J = sum_ij s_ij ||W^T x_i - W^T x_j||^2 + sum_i alpha_i ||s_i||^2
-        + gamma ||W||_{2,1} + lambda sum_ij s_ij ||f_i - f_j||^2,
+        + 2 gamma ||W||_{2,1} + lambda sum_ij s_ij ||f_i - f_j||^2,
 
 the last term being ``2 lambda tr(F^T L_S F)`` with ``L_S = D - (S + S^T) / 2``: the
 relaxation of the rank constraint ``rank(L_S) = n - c`` (``lambda = 0`` for ULAP). One
 iteration is
 
-1. W-step: ``W`` = the ``m`` eigenvectors of ``X^T L_S X + (gamma / 2) Q`` with the
-   smallest eigenvalues, ``Q = diag(1 / (2 ||w_j|| + eps))`` from the previous ``W`` (``Q = I``
-   at the start). ``sum_ij s_ij ||W^T(x_i - x_j)||^2 = 2 tr(W^T X^T L_S X W)``, so this is the
-   exact minimiser of the reweighted majoriser of ``J``. (Codes that take the eigenvectors
-   of ``X^T L_S X + gamma Q`` use a ``gamma`` twice ours.)
+1. W-step: ``W`` = the ``m`` eigenvectors of ``X^T L_S X + gamma Q`` with the smallest
+   eigenvalues, ``Q = diag(1 / (2 ||w_j|| + eps))`` from the previous ``W`` (``Q = I`` at the
+   start); ``w_inner`` such reweighted steps per iteration (the reference code iterates to
+   convergence, up to 100). This is the W-step of the SOGFS paper and of the spec
+   (``X L_S X^T + gamma D``, ``lsdcl.md`` §4) and of the authors' code, whose W-subproblem
+   is ``tr(W^T X^T L_S X W) + gamma ||W||_{2,1}``. Since
+   ``sum_ij s_ij ||W^T(x_i - x_j)||^2 = 2 tr(W^T X^T L_S X W)``, the objective of which it is
+   the exact reweighted block minimiser carries ``2 gamma ||W||_{2,1}``, as ``J`` above does
+   (the grids ``10^p`` of both papers are grids of this ``gamma``; before 2026-11-24 the
+   W-step used ``gamma / 2``, i.e. it searched ``gamma = 10^p / 2`` of the code).
 2. F-step: ``F`` = the ``c`` eigenvectors of ``L_S`` with the smallest eigenvalues.
 3. S-step, row by row: ``s_i`` = the Euclidean projection of ``-e_i / (2 alpha_i)`` onto the
    simplex, ``e_ij = ||W^T x_i - W^T x_j||^2 + lambda ||f_i - f_j||^2``. ``e_ij`` is a squared
@@ -32,8 +37,15 @@ and then projects each row exactly onto the whole simplex (its support may diffe
 ``k``); the objective is then one fixed function. ``"row"`` recomputes every ``alpha_i`` at
 every S-step, which changes the objective between iterations (on raw JAFFE the recorded
 ``J`` of ULAP fell for 4 iterations and then rose fourfold; with ``"mean"`` it fell
-monotonically). ``S0`` is the adaptive-neighbour
-graph of the raw data (k neighbours each).
+monotonically). ``"input"`` fixes ``alpha`` = the mean of the ``alpha_i`` of the input data
+(the ``r`` of the SOGFS authors' code, which also starts ``lambda`` at it: ``lambda0=None``).
+``S0`` is the adaptive-neighbour graph of the input data (k neighbours each).
+
+Readings of the authors' SOGFS code (two public copies agree; ``lsdcl.md`` §4 links it):
+``support="knn"`` projects row ``i`` onto the simplex of its ``k`` nearest neighbours only
+(default ``"simplex"``: the whole simplex, the exact S-step of ``J``); ``w_inner`` > 1 runs
+more reweighted eigen-steps per W-step (the code: up to 100); ``stop="components"`` stops
+once ``S`` has exactly ``c`` components (the code's rule, with at most 50 iterations).
 
 Monotonicity: with ``lambda`` fixed (``lambda_update="fixed"``, or ULAP) and ``alpha`` fixed
 (``alpha_rule="mean"``) every step is an exact block minimisation (the W-step of the
@@ -91,24 +103,39 @@ def solve(
     lambda0=1.0,
     lambda_update="adapt",
     alpha_rule="mean",
+    support="simplex",
+    w_inner=1,
+    stop="max_iter",
     max_iter=30,
     tol=0.0,
     random_state=0,
 ) -> AdaptiveGraphResult:
-    """Alternate the W-, F- and S-steps; ``n_clusters=None`` drops the rank term (ULAP)."""
+    """Alternate the W-, F- and S-steps; ``n_clusters=None`` drops the rank term (ULAP).
+
+    ``lambda0=None`` starts ``lambda`` at the fixed ``alpha`` (``alpha_rule="input"`` only,
+    the reference code's start). ``stop="components"`` (SOGFS) also stops after the second
+    iteration once ``S`` has exactly ``c`` connected components.
+    """
     ranked = n_clusters is not None
     n, d = X.shape
-    S, _ = adaptive_neighbours(X, k)
-    lam = float(lambda0) if ranked else 0.0
+    S, alphas0 = adaptive_neighbours(X, k)
     alpha = None  # fixed alpha of the "mean" rule, set by the first S-step
+    if alpha_rule == "input":
+        alpha = float(np.mean(alphas0))
+    if lambda0 is None:
+        if alpha is None:
+            raise ValueError("lambda0=None (lambda0 = alpha) needs alpha_rule='input'")
+        lambda0 = alpha
+    lam = float(lambda0) if ranked else 0.0
     q = np.ones(d)  # Q = I before the first W-step
     history, lambdas = [], []
-    for _ in range(max_iter):
+    for iteration in range(max_iter):
         L = graph_laplacian(S)
         M = X.T @ (L @ X)  # (d, d) X^T L_S X
-        M = 0.5 * (M + M.T) + np.diag(0.5 * gamma * q)
-        _, W = eigh(M, subset_by_index=[0, n_components - 1])
-        q = l21_weights(W)
+        M = 0.5 * (M + M.T)
+        for _ in range(w_inner):  # reweighted eigen-steps, each a majorise-minimise step
+            _, W = eigh(M + np.diag(gamma * q), subset_by_index=[0, n_components - 1])
+            q = l21_weights(W)
         XW = X @ W  # (n, m)
         if ranked:
             _, F = laplacian_bottom(L, n_clusters, random_state)
@@ -118,15 +145,20 @@ def solve(
         if alpha_rule == "mean" and alpha is None:
             _, alphas = adaptive_neighbours(embedding, k)
             alpha = float(np.mean(alphas))
-        S, alphas = adaptive_neighbours(embedding, k, alpha=alpha)
-        history.append(objective(S, alphas, embedding, gamma * row_norms(W).sum()))
+        if support == "knn":
+            S, alphas = knn_simplex(embedding, k, alpha)
+        else:
+            S, alphas = adaptive_neighbours(embedding, k, alpha=alpha)
+        history.append(objective(S, alphas, embedding, 2.0 * gamma * row_norms(W).sum()))
         lambdas.append(lam)
-        if ranked and lambda_update == "adapt":
+        if ranked and (lambda_update == "adapt" or stop == "components"):
             n_components_S = connected_components(S, directed=False)[0]
-            if n_components_S < n_clusters:
+            if lambda_update == "adapt" and n_components_S < n_clusters:
                 lam *= 2.0
-            elif n_components_S > n_clusters:
+            elif lambda_update == "adapt" and n_components_S > n_clusters:
                 lam /= 2.0
+            elif stop == "components" and n_components_S == n_clusters and iteration > 0:
+                break
         if (
             tol > 0
             and len(history) > 1
@@ -199,6 +231,21 @@ def adaptive_neighbours(E, k, *, alpha=None):
     S = sp.csr_matrix((np.concatenate(out_values), (rows, np.concatenate(out_idx))), shape=(n, n))
     S.eliminate_zeros()
     return S, np.full(n, alpha)
+
+
+def knn_simplex(E, k, alpha):
+    """Rows ``s_i`` on the simplex restricted to the ``k`` nearest neighbours of ``e_i``.
+
+    Row ``i`` minimises ``sum_j s_ij ||e_i - e_j||^2 + alpha s_ij^2`` over the simplex of
+    its ``k`` nearest neighbours in ``E`` (the SOGFS reference code's S-step: it projects
+    ``-d_i / (2 alpha)`` over those ``k`` entries only). Returns ``(S, alphas)`` as
+    :func:`adaptive_neighbours`.
+    """
+    n = E.shape[0]
+    alpha = max(float(alpha), EPSILON)
+    dist, idx = NearestNeighbors().fit(E).kneighbors(n_neighbors=k)  # without self, ascending
+    values, _ = _simplex_projection(-(dist**2 - dist[:, :1] ** 2) / (2.0 * alpha))
+    return _sparse_rows(values, idx, n), np.full(n, alpha)
 
 
 def _without_self(dist, idx, rows, keep):

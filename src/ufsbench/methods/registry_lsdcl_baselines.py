@@ -15,16 +15,20 @@ _LSDCL_SPEC = "Baseline of the LSDCL paper: shared/specs/lsdcl.md, sections 4 an
 
 _NEIGHBOURS = Param(int, low=1)
 _COMPONENTS = Param(int, low=1, allow_none=True)
-_ALPHA_RULE = Param(str, options=("mean", "row"))
+_ALPHA_RULE = Param(str, options=("mean", "row", "input"))
 
 # Options of the adaptive-neighbour family (SOGFS, ULAP share one solver).
 _ADAPTIVE_OPTIONS = {
     "gamma": (NON_NEGATIVE, 1.0),
     "k": (_NEIGHBOURS, 5),
     "n_components": (_COMPONENTS, None),
-    "lambda0": (POSITIVE, 1.0),
+    "lambda0": (Param(float, positive=True, allow_none=True), 1.0),
     "lambda_update": (Param(str, options=("adapt", "fixed")), "adapt"),
     "alpha_rule": (_ALPHA_RULE, "mean"),
+    "support": (Param(str, options=("simplex", "knn")), "simplex"),
+    "w_inner": (ITERATIONS, 1),
+    "stop": (Param(str, options=("max_iter", "components")), "max_iter"),
+    "scale": (Param(str, options=("standardize", "none")), "standardize"),
     "max_iter": (ITERATIONS, 30),
     "tol": (NON_NEGATIVE, 0.0),
     "_always": ("gamma", "k", "n_components", "alpha_rule", "max_iter", "tol"),
@@ -35,7 +39,9 @@ SPECS: list[MethodSpec] = [
         name="sogfs",
         title="SOGFS",
         module="sogfs",
-        **options_of(_ADAPTIVE_OPTIONS, "lambda0", "lambda_update"),
+        **options_of(
+            _ADAPTIVE_OPTIONS, "lambda0", "lambda_update", "support", "w_inner", "stop", "scale"
+        ),
         grid={"gamma": _DECADES},
         needs_n_clusters=True,
         iterative=True,
@@ -77,6 +83,8 @@ SPECS: list[MethodSpec] = [
             "g_offset": POSITIVE,
             "max_iter": ITERATIONS,
             "max_iter_heavy": Param(int, low=1, allow_none=True),
+            "inner_iter": ITERATIONS,
+            "w_step": Param(str, options=("irls", "ridge")),
             "tol": NON_NEGATIVE,
         },
         defaults={
@@ -91,6 +99,8 @@ SPECS: list[MethodSpec] = [
             "g_offset": 0.2,
             "max_iter": 20,
             "max_iter_heavy": 5,
+            "inner_iter": 1,
+            "w_step": "irls",
             "tol": 0.0,
         },
         grid={"nu": _DECADES, "alpha": _DECADES, "beta": _DECADES},

@@ -7,11 +7,34 @@ With ``X`` (n, d), SOGFS learns an orthonormal projection ``W`` (d, m) and a sim
 ``S`` whose Laplacian should have ``c`` zero eigenvalues (``c`` connected components):
 
     min_{W^T W = I, S, F^T F = I}  sum_ij (||W^T x_i - W^T x_j||^2 s_ij + alpha_i s_ij^2)
-                                   + gamma ||W||_{2,1} + 2 lambda tr(F^T L_S F),
+                                   + 2 gamma ||W||_{2,1} + 2 lambda tr(F^T L_S F),
 
 ``s_i`` on the simplex. The solver (W-step by reweighted eigenvectors, F-step, closed-form
 adaptive-neighbour S-step, ``lambda`` doubled/halved by the number of components) and its
 monotonicity are described in :mod:`._adaptive_graph`. Features are ranked by ``||w_j||``.
+
+``gamma`` is the weight of the paper's and the spec's W-step ``X L_S X^T + gamma D``
+(``lsdcl.md`` §4), i.e. of ``tr(W^T X^T L_S X W) + gamma ||W||_{2,1}``; written with the sum
+``sum_ij s_ij ||.||^2 = 2 tr(W^T X^T L_S X W)`` it weighs ``2 gamma``, as above. Both papers'
+grids are grids of this ``gamma``. (Until 2026-11-24 the W-step used ``gamma / 2``: the
+same family of solutions, but the decade grid then sat at ``10^p / 2``. Measured on the
+LSDCL protocol on raw data, old -> new: WINE 72.19 -> 72.19, ZOO 79.25 -> 79.25, JAFFE
+68.43 -> 68.06; ULAP WINE 70.42 -> 70.90, ZOO 81.18 -> 81.07, JAFFE 67.04 (earlier,
+loaded machine) -> 65.38.)
+
+Standardisation (``scale="standardize"``, the default): the SOGFS authors' code, which the
+LSDCL paper links (footnote ``fileId=83492``; two public copies agree, e.g.
+``farhadabedinzadeh/AutoUFSTool`` ``UFSs/SOGFS/SOGFS.m``), first centres every feature and
+scales it to unit Euclidean norm, then solves on that matrix. The method therefore sees
+the data on one scale whatever the raw units: the problem solved is the objective above
+on the standardised ``X``. ``scale="none"`` solves on ``X`` as given (the reading before
+2026-11-24; on raw WINE, proline, values up to 1680, then dominates ``X^T L_S X``). The
+protocol's "raw features" is the input handed to the method and is unchanged. The code's
+solver details (S-step over the ``k`` nearest only, ``alpha`` and the start of ``lambda``
+from the input data, up to 100 inner reweighting steps, stop at ``c`` components) are
+options here (``support``, ``alpha_rule="input"``, ``lambda0=None``, ``w_inner``,
+``stop``); the defaults keep the exact block minimisation of one fixed objective. Measured
+effects are in ``config/reference/lsdcl_notes.tsv``.
 
 The two papers that use SOGFS differ only in settings, all parameters here: the LSDCL
 paper uses ``k = 5`` and ``gamma`` in ``10^-5..10^5``, the BLUFS paper ``k = 10`` and
@@ -21,6 +44,8 @@ paper uses ``k = 5`` and ``gamma`` in ``10^-5..10^5``, the BLUFS paper ``k = 10`
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from . import _adaptive_graph
 from .base import Selection, row_norms
@@ -39,6 +64,10 @@ def select(
     lambda0=1.0,
     lambda_update="adapt",
     alpha_rule="mean",
+    support="simplex",
+    w_inner=1,
+    stop="max_iter",
+    scale="standardize",
     max_iter=30,
     tol=0.0,
 ) -> Selection:
@@ -47,7 +76,7 @@ def select(
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
-        Validated float64 data (raw, as in both papers).
+        Validated float64 data (raw, as in both papers; standardised inside by default).
     graph : Ignored
         SOGFS learns its own graph, starting from the adaptive-neighbour graph of ``X``.
     n_clusters : int
@@ -65,9 +94,21 @@ def select(
         Starting weight of the rank term (> 0) [inferred, blufs.md §4.5].
     lambda_update : {"adapt", "fixed"}, default="adapt"
         Double/halve ``lambda`` by the number of components, or keep ``lambda0``.
-    alpha_rule : {"mean", "row"}, default="mean"
-        One ``alpha`` fixed at the first S-step (the CAN code's), or per-row ``alpha_i``
-        recomputed every iteration (exactly ``k`` neighbours); see :mod:`._adaptive_graph`.
+    alpha_rule : {"mean", "row", "input"}, default="mean"
+        One ``alpha`` fixed at the first S-step (the CAN code's), per-row ``alpha_i``
+        recomputed every iteration (exactly ``k`` neighbours), or one ``alpha`` from the
+        input data (the SOGFS code's ``r``); see :mod:`._adaptive_graph`.
+    support : {"simplex", "knn"}, default="simplex"
+        S-step over the whole simplex (exact), or over each row's ``k`` nearest neighbours
+        (the SOGFS code).
+    w_inner : int, default=1
+        Reweighted eigen-steps per W-step (the SOGFS code iterates up to 100).
+    stop : {"max_iter", "components"}, default="max_iter"
+        Also stop once ``S`` has exactly ``c`` components (the SOGFS code).
+    scale : {"standardize", "none"}, default="standardize"
+        ``"standardize"`` centres every feature and scales it to unit Euclidean norm before
+        solving, as the SOGFS authors' code does (see the module docstring); ``"none"``
+        solves on ``X`` as given.
     max_iter : int, default=30
         Number of iterations.
     tol : float, default=0.0
@@ -85,6 +126,8 @@ def select(
         ``n_clusters >= n_samples``.
     """
     d = X.shape[1]
+    if scale == "standardize":
+        X = standardize(X)
     m = max(1, d // 3) if n_components is None else n_components
     _adaptive_graph.check_sizes("sogfs", X, k=k, n_components=m, n_clusters=n_clusters)
     result = _adaptive_graph.solve(
@@ -96,8 +139,18 @@ def select(
         lambda0=lambda0,
         lambda_update=lambda_update,
         alpha_rule=alpha_rule,
+        support=support,
+        w_inner=w_inner,
+        stop=stop,
         max_iter=max_iter,
         tol=tol,
         random_state=random_state,
     )
     return Selection.from_scores(row_norms(result.W), history=result.history)
+
+
+def standardize(X):
+    """Centre every column and scale it to unit Euclidean norm (constant columns stay 0)."""
+    centred = X - X.mean(axis=0)
+    norms = np.sqrt(np.einsum("ij,ij->j", centred, centred))
+    return centred / np.where(norms > 0, norms, 1.0)

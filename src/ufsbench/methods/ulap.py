@@ -8,10 +8,14 @@ Spec: ``shared/specs/lsdcl.md`` §4 (ULAP); the identification and the formulati
 ULAP alternates an adaptive similarity ``S`` (computed from the projected distances) and
 a projection ``W`` (computed from ``S``):
 
-    min_{W^T W = I, S}  sum_ij (||W^T x_i - W^T x_j||^2 s_ij + alpha_i s_ij^2) + gamma ||W||_{2,1},
+    min_{W^T W = I, S}  sum_ij (||W^T x_i - W^T x_j||^2 s_ij + alpha_i s_ij^2)
+                        + 2 gamma ||W||_{2,1},
 
 ``s_i`` on the simplex: SOGFS without its rank constraint, solved by the same steps
-(:mod:`._adaptive_graph`, with ``lambda = 0``). The projection has ``c = n_clusters``
+(:mod:`._adaptive_graph`, with ``lambda = 0``); ``gamma`` weighs the W-step
+``X L_S X^T + gamma D`` as in SOGFS (hence ``2 gamma`` in the sum form). ULAP solves on
+``X`` as given: its authors' code is not available to us, so SOGFS's internal
+standardisation is not assumed here. The projection has ``c = n_clusters``
 columns [proposal]. Features are ranked by ``||w_j||``.
 """
 
