@@ -235,8 +235,8 @@ def compare_with_paper(
     table[rounded] = table[rounded].round(4)
     ran = table["ours"].notna()
     table["status"] = np.where(ran, "run", "not run")
-    why = table["dataset"].map(lambda d: f"skipped: {skipped[d]}" if d in skipped else "")
-    why = why.where(why != "", "not in this run's clustering datasets or methods")
+    absent = "not in this run's clustering datasets or methods"
+    why = table["dataset"].map(lambda d: f"skipped: {skipped[d]}" if d in skipped else absent)
     table["note"] = np.where(ran, "", why)
     explained = add_notes(table[ran], notes)
     table.loc[ran, "note"] = explained["note"]

@@ -377,21 +377,22 @@ def add_notes(table: pd.DataFrame, notes: pd.DataFrame | None) -> pd.DataFrame:
     optionally ``metric``. A note applies to the table's rows of its dataset and method;
     ``*`` as the dataset or the method means every one, and an empty ``metric`` every
     metric. The broader notes come first; several are joined by ``". "`` after any note
-    the row already has.
+    the row already has (a missing note counts as empty).
     """
     out = table.copy()
-    if "note" not in out.columns:
-        out["note"] = ""
+    out["note"] = out["note"].fillna("").astype(str) if "note" in out.columns else ""
     if notes is None or not len(notes):
         return out
     missing = [c for c in ("dataset", "method", "note") if c not in notes.columns]
     if missing:
         raise ValueError(f"notes lack columns {missing}")
-    text = out["note"].fillna("").astype(str).to_numpy(dtype=object)
+    text = out["note"].to_numpy(dtype=object)
     breadth = notes["dataset"].eq("*").astype(int) + notes["method"].eq("*").astype(int)
-    for _, row in notes.assign(_breadth=breadth).sort_values(
-        "_breadth", ascending=False, kind="stable"
-    ).iterrows():
+    for _, row in (
+        notes.assign(_breadth=breadth)
+        .sort_values("_breadth", ascending=False, kind="stable")
+        .iterrows()
+    ):
         hit = np.ones(len(out), dtype=bool)
         for column in ("dataset", "method"):
             if row[column] != "*":

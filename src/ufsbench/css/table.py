@@ -130,8 +130,6 @@ def comparison_with_skipped(
     """The comparison plus one row per paper cell of a dataset we could not run, with
     the hand-written ``notes`` (:func:`ufsbench.reference.load_notes`: why a cell
     misses, e.g. a dataset whose copy differs from the authors') in ``note``."""
-    comparison = comparison if "note" in comparison else comparison.assign(note="")
-    comparison = comparison.assign(note=comparison["note"].fillna(""))
     rows = reference[reference["dataset"].isin(list(skipped))]
     if rows.empty:
         return add_notes(comparison, notes)
