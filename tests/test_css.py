@@ -215,6 +215,74 @@ def test_numba_and_numpy_builds_agree():
     np.testing.assert_allclose(fast.trace, plain.trace, rtol=1e-9)
 
 
+def screen_builds():
+    from ufsbench.css import _pocss_kernel as kernel
+
+    builds = [("numpy", kernel._numpy_helpers()["screen"])]
+    if HAVE_NUMBA:
+        builds.append(("numba", kernel.screen))
+    return builds
+
+
+@pytest.mark.parametrize("build, screen", screen_builds())
+def test_block_screen_matches_direct_recomputation(tricky, build, screen):
+    """The read-only f of a few-flip offspring (block formulas on the parent's state)
+    equals f of the offspring's columns from scratch; NaN when it is rank-deficient."""
+    from ufsbench.css._pocss_kernel import SCREEN_MAX_FLIPS
+
+    X = tricky
+    G, G2 = gram_pair(X)
+    n, K = X.shape[1], 12
+    rng = np.random.default_rng(5)
+    blk = np.zeros((5, SCREEN_MAX_FLIPS, K + 1))
+    small = np.zeros((3, SCREEN_MAX_FLIPS, SCREEN_MAX_FLIPS))
+    flips = np.zeros((2, SCREEN_MAX_FLIPS), dtype=np.int64)
+    independent = [j for j in range(n) if j not in (7, 11)]  # no duplicate, no zero
+    checked = refused = 0
+    for trial in range(300):
+        p = int(rng.integers(1, K - SCREEN_MAX_FLIPS))
+        parent = rng.choice(independent, size=p, replace=False)
+        H, f_parent = exact_state(G, parent)
+        Hp, Mp, cols = np.zeros((K, K)), np.zeros((K, K)), np.zeros(K, dtype=np.int64)
+        Hp[:p, :p], Mp[:p, :p], cols[:p] = H, G2[np.ix_(parent, parent)], parent
+        nd = int(rng.integers(0, min(p, SCREEN_MAX_FLIPS) + 1))
+        ni = int(rng.integers(0 if nd else 1, SCREEN_MAX_FLIPS - nd + 1))
+        deleted = rng.choice(p, size=nd, replace=False)
+        pool = [j for j in range(n) if j not in parent] if trial % 3 else independent
+        inserted = rng.choice([j for j in pool if j not in parent], size=ni, replace=False)
+        flips[0, :nd], flips[1, :ni] = deleted, inserted
+        f = screen(G, G2, Hp, Mp, cols, p, f_parent, 1e-10, flips[0], nd, flips[1], ni, blk, small)
+        child = np.concatenate([np.delete(parent, deleted), inserted]).astype(int)
+        if np.linalg.matrix_rank(X[:, child], tol=1e-8) < child.size:
+            assert np.isnan(f), (build, trial)  # the sequential updates refuse it too
+            refused += 1
+            continue
+        direct = residual_sq(X, child)
+        assert f == pytest.approx(direct, rel=1e-9, abs=1e-9 * np.trace(G)), (build, trial)
+        checked += 1
+    assert checked > 150 and refused > 10  # both branches were exercised
+
+
+@pytest.mark.parametrize("engine", ["numpy", "numba"] if HAVE_NUMBA else ["numpy"])
+def test_screen_does_not_change_the_run(engine, monkeypatch):
+    """Screening multi-flip offspring only skips work: the archive and trace are those of
+    building every offspring's state (SCREEN_MAX_FLIPS = 0 turns the screen off)."""
+    import ufsbench.css.pocss as pocss_module
+
+    X = unit_columns(np.random.default_rng(12).normal(size=(40, 16)))
+    X[:, 6] = X[:, 2]  # a duplicate: rank-deficient offspring occur
+    runs = []
+    for flips in (4, 0):
+        monkeypatch.setattr(pocss_module, "SCREEN_MAX_FLIPS", flips)
+        runs.append(pocss(X, 5, iterations=20_000, seed=7, engine=engine, refresh=16))
+    screened, built = runs
+    assert screened.evaluations == built.evaluations
+    assert {s: m.tolist() for s, m in screened.archive.items()} == {
+        s: m.tolist() for s, m in built.archive.items()
+    }
+    np.testing.assert_allclose(screened.trace, built.trace, rtol=1e-9)
+
+
 def test_budget_is_the_papers():
     assert paper_budget(50, 60) == 815_485
     assert paper_budget(50, 500) == 6_795_705

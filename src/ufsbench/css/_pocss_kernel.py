@@ -15,6 +15,16 @@ can beat. A recursive value below it (minus ``slack``) is round-off, not a disco
 with nearly dependent columns the rank-1 updates amplify it by ``cond(G_cc)^2`` and can
 even drive ``f`` negative, which would let a wrong member dominate and empty the archive.
 Such an offspring is recomputed from scratch, and rejected if even that stays below.
+
+Most offspring are dominated and rejected, so their state is never built:
+- a one-flip offspring's ``f`` comes from the parent's state (Lemmas 1-4 read-only) and is
+  remembered in ``cache[parent size, column]`` for the member's lifetime;
+- an offspring of 2..``SCREEN_MAX_FLIPS`` flips is screened by the block forms of the same
+  lemmas (deleting a set I: ``+ tr(H_II^-1 H_I: M H_:I)``; inserting a set J into what is
+  left: ``- tr(S^-1 Z)`` with the Schur complement ``S`` of ``G_JJ``), read-only, and
+  rejected when a member dominates it by more than ``slack``. Otherwise the sequential
+  updates build its state and decide exactly as without the screen (a test checks the
+  runs are the same). Measured: ``benchmarks/bench_pocss.py --compare-screen``.
 """
 
 from __future__ import annotations
@@ -58,6 +68,33 @@ def _numpy_helpers() -> dict:
         A[i, :r] = A[r - 1, :r]
         A[:r, i] = A[:r, r - 1]
 
+    def screen(G, G2, Hp, Mp, cols, p, fp, tau, dpos, nd, jins, ni, blk, small):
+        H, M, c = Hp[:p, :p], Mp[:p, :p], cols[:p]
+        dp, js = dpos[:nd], jins[:ni]
+        f = fp
+        B = H[:, dp]  # H_{:,I}
+        keep = np.ones(p, dtype=bool)
+        keep[dp] = False
+        if nd:
+            Hii = B[dp, :]
+            if not _spd_ok(Hii, np.zeros(nd)):
+                return np.nan
+            X = np.linalg.inv(Hii)
+            f += float(np.sum((B.T @ M @ B) * X))  # + tr(H_II^-1 B^T M B)
+        if ni:
+            bj = G[np.ix_(c, js)] * keep[:, None]  # G_{R,J}, zero on the deleted rows
+            u = H @ bj
+            if nd:
+                u -= B @ (X @ u[dp, :])  # G_RR^-1 = H_RR - H_RI H_II^-1 H_IR
+            u[~keep] = 0.0
+            S = G[np.ix_(js, js)] - bj.T @ u
+            if not _spd_ok(S, tau * G[js, js]):
+                return np.nan
+            g2 = G2[np.ix_(c, js)].T @ u
+            Z = G2[np.ix_(js, js)] - g2 - g2.T + u.T @ M @ u
+            f -= float(np.sum(np.linalg.inv(S) * Z))  # - tr(S^-1 Z)
+        return f
+
     return {
         "matvec": matvec,
         "dot": dot,
@@ -66,13 +103,29 @@ def _numpy_helpers() -> dict:
         "copy_block": copy_block,
         "exact": exact,
         "swap_delete": swap_delete,
+        "screen": screen,
     }
+
+
+def _spd_ok(A, floors) -> bool:
+    """Whether every pivot of the Cholesky-order elimination of ``A`` exceeds ``floors``:
+    the same test the sequential updates apply to each flip in turn."""
+    A = np.array(A, dtype=float)
+    for t in range(A.shape[0]):
+        if not A[t, t] > floors[t]:
+            return False
+        A[t + 1 :, t + 1 :] -= np.outer(A[t + 1 :, t], A[t, t + 1 :]) / A[t, t]
+    return True
 
 
 def _numba_helpers() -> dict:
     jit = numba.njit(cache=True, nogil=True)
 
-    @jit
+    # The reductions may be reordered (SIMD): the same run gives the same result on one
+    # machine; across CPUs they differ by round-off, as the BLAS-made Gram matrix does.
+    fast = numba.njit(cache=True, nogil=True, fastmath=True)
+
+    @fast
     def matvec(A, r, v, out):
         for a in range(r):
             s = 0.0
@@ -80,7 +133,7 @@ def _numba_helpers() -> dict:
                 s += A[a, b] * v[b]
             out[a] = s
 
-    @jit
+    @fast
     def dot(a, b, r):
         s = 0.0
         for i in range(r):
@@ -127,6 +180,80 @@ def _numba_helpers() -> dict:
         for a in range(r):
             A[a, i] = A[a, last]
 
+    @jit
+    def invert_spd(A, m, floors, out):
+        # Gauss-Jordan without pivoting, valid for SPD A; its pivots are the Schur
+        # complements in order, checked like the sequential updates check each flip.
+        for a in range(m):
+            for b in range(m):
+                out[a, b] = A[a, b]
+        for t in range(m):
+            piv = out[t, t]
+            if not piv > floors[t]:
+                return False
+            inv = 1.0 / piv
+            out[t, t] = 1.0
+            for b in range(m):
+                out[t, b] *= inv
+            for a in range(m):
+                if a != t:
+                    fac = out[a, t]
+                    out[a, t] = 0.0
+                    for b in range(m):
+                        out[a, b] -= fac * out[t, b]
+        return True
+
+    @jit
+    def screen(G, G2, Hp, Mp, cols, p, fp, tau, dpos, nd, jins, ni, blk, small):
+        # One tight matvec per flipped column and matrix (the loop helpers above).
+        B, MB, U, MU, BJ = blk[0], blk[1], blk[2], blk[3], blk[4]
+        A, X, floors = small[0], small[1], small[2, 0]
+        f = fp
+        if nd > 0:
+            for q in range(nd):
+                for a in range(p):
+                    B[q, a] = Hp[dpos[q], a]  # row = column: H is symmetric
+                matvec(Mp, p, B[q], MB[q])
+            for q in range(nd):
+                floors[q] = 0.0
+                for r in range(nd):
+                    A[q, r] = B[q, dpos[r]]
+            if not invert_spd(A, nd, floors, X):
+                return np.nan
+            for q in range(nd):  # + tr(H_II^-1 B^T M B)
+                for r in range(nd):
+                    f += X[r, q] * dot(B[q], MB[r], p)
+        if ni > 0:
+            for t in range(ni):
+                gather(G, jins[t], cols, p, BJ[t])
+                for q in range(nd):
+                    BJ[t, dpos[q]] = 0.0  # G_{R,J}: the deleted rows are gone
+                matvec(Hp, p, BJ[t], U[t])
+                if nd > 0:  # G_RR^-1 = H_RR - H_RI H_II^-1 H_IR
+                    for q in range(nd):
+                        w = 0.0
+                        for r in range(nd):
+                            w += X[q, r] * U[t, dpos[r]]
+                        for a in range(p):
+                            U[t, a] -= B[q, a] * w
+                    for q in range(nd):
+                        U[t, dpos[q]] = 0.0
+            for t in range(ni):
+                floors[t] = tau * G[jins[t], jins[t]]
+                for r in range(ni):
+                    A[t, r] = G[jins[t], jins[r]] - dot(BJ[t], U[r], p)
+            if not invert_spd(A, ni, floors, X):
+                return np.nan
+            for t in range(ni):
+                matvec(Mp, p, U[t], MU[t])
+                gather(G2, jins[t], cols, p, BJ[t])  # G2_{R,j}; u is 0 on deleted rows
+            for t in range(ni):  # - tr(S^-1 Z)
+                for r in range(ni):
+                    z = G2[jins[t], jins[r]] + dot(U[t], MU[r], p)
+                    z -= dot(BJ[t], U[r], p) + dot(BJ[r], U[t], p)
+                    f -= X[r, t] * z
+        return f
+
     return {
         "matvec": matvec,
         "dot": dot,
@@ -135,22 +262,25 @@ def _numba_helpers() -> dict:
         "copy_block": copy_block,
         "exact": exact,
         "swap_delete": swap_delete,
+        "screen": screen,
     }
 
 
 # The loop body reads its helpers as module globals: numba's cache needs a module-level
 # function, and the plain build is the same code object with the numpy helpers instead.
 _HELPERS = _numba_helpers() if HAVE_NUMBA else _numpy_helpers()
-matvec, dot, rank1, gather, copy_block, exact, swap_delete = (
-    _HELPERS[name]
-    for name in ("matvec", "dot", "rank1", "gather", "copy_block", "exact", "swap_delete")
+HELPER_NAMES = ("matvec", "dot", "rank1", "gather", "copy_block", "exact", "swap_delete", "screen")
+matvec, dot, rank1, gather, copy_block, exact, swap_delete, screen = (
+    _HELPERS[name] for name in HELPER_NAMES
 )
+# Offspring with up to this many flips are screened read-only before their state is built.
+SCREEN_MAX_FLIPS = 4
 
 
 def run_block(
     G, G2, trG, k, tau, refresh, floor, slack,
     present, fval, cols, H, M, age, plist, meta,
-    cy, Hy, My, mask, chosen, vec1, vec2, vec3,
+    cy, Hy, My, mask, chosen, vec1, vec2, vec3, blk, small, flips, cache,
     nflip, upar, pos, log_t, log_e, log_f, log_s, t0,
 ):  # fmt: skip
     """Run iterations ``t0 .. t0 + len(nflip) - 1``; return how many were completed.
@@ -208,7 +338,10 @@ def run_block(
             j = chosen[0]
             Hp = H[p]
             Mp = M[p]
-            if mask[j]:
+            f1 = cache[p, j]  # NaN until this member has met this flip
+            if f1 == f1:
+                pass
+            elif mask[j]:
                 i = 0
                 while cols[p, i] != j:
                     i += 1
@@ -232,6 +365,7 @@ def run_block(
                     matvec(Mp, p, vec2, vec3)
                     gain = G2[j, j] - 2.0 * dot(vec2, vec1, p) + dot(vec2, vec3, p)
                     f1 = fval[p] - gain / d
+            cache[p, j] = f1
             rejected = not f1 < np.inf
             if not rejected:
                 z = c - 1
@@ -239,6 +373,34 @@ def run_block(
                     z -= 1
                 rejected = (z >= 0 and fval[z] <= f1) or (present[c] and fval[c] < f1)
             if rejected:
+                for a in range(p):
+                    mask[cols[p, a]] = False
+                continue
+        elif n_flip <= flips.shape[1]:
+            # A few flips: f from the parent's state by block formulas, read-only; the
+            # offspring's own state is only built when no member clearly dominates it.
+            nd = 0
+            ni = 0
+            for q in range(n_flip):
+                j = chosen[q]
+                if mask[j]:
+                    i = 0
+                    while cols[p, i] != j:
+                        i += 1
+                    flips[0, nd] = i
+                    nd += 1
+                else:
+                    flips[1, ni] = j
+                    ni += 1
+            fs = screen(
+                G, G2, H[p], M[p], cols[p], p, fval[p], tau,
+                flips[0], nd, flips[1], ni, blk, small,
+            )  # fmt: skip
+            # ``slack`` absorbs the round-off between this and the sequential updates
+            z = c - 1
+            while z >= 0 and not present[z]:
+                z -= 1
+            if (z >= 0 and fval[z] <= fs - slack) or (present[c] and fval[c] < fs - slack):
                 for a in range(p):
                     mask[cols[p, a]] = False
                 continue
@@ -331,6 +493,8 @@ def run_block(
                 present[z] = False
         present[c] = True
         fval[c] = f
+        for a in range(cache.shape[1]):
+            cache[c, a] = np.nan  # a new member of this size: its one-flip values are unknown
         age[c] = y_age
         for a in range(c):
             cols[c, a] = cy[a]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._pocss_kernel import HAVE_NUMBA, make_kernel
+from ._pocss_kernel import HAVE_NUMBA, SCREEN_MAX_FLIPS, make_kernel
 from .objective import check_matrix, residual_sq
 from .updates import TAU, exact_state
 
@@ -165,6 +165,10 @@ def pocss(
         np.zeros(K + 1),
         np.zeros(K + 1),
         np.zeros(K + 1),
+        np.zeros((5, SCREEN_MAX_FLIPS, K + 1)),  # block screen: H_:I, M H_:I, U, M U, G_RJ
+        np.zeros((3, SCREEN_MAX_FLIPS, SCREEN_MAX_FLIPS)),
+        np.zeros((2, SCREEN_MAX_FLIPS), dtype=np.int64),  # deleted positions, inserted columns
+        np.full((K, n), np.nan),  # one-flip offspring values of every member, met so far
     )
     # anytime log: iteration, evaluations, best feasible f, its size
     events = [np.zeros(1024, dtype=dt) for dt in (np.int64, np.int64, np.float64, np.int64)]
