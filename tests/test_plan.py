@@ -10,7 +10,9 @@ REGISTRY = {
     "toy": SimpleNamespace(n_classes=3, n_features=20, feature_counts=[2, 4, 6], multilabel=False),
     "small": SimpleNamespace(n_classes=2, n_features=5, feature_counts=[1, 2, 3], multilabel=False),
     "tags": SimpleNamespace(n_classes=4, n_features=5, feature_counts=[1, 2], multilabel=True),
-    "target": SimpleNamespace(n_classes=None, n_features=5, feature_counts=[1, 2], multilabel=False),
+    "target": SimpleNamespace(
+        n_classes=None, n_features=5, feature_counts=[1, 2], multilabel=False
+    ),
 }
 
 

@@ -301,8 +301,7 @@ def _zip_members(path: Path, where: str, pattern: str) -> list[tuple[str, bytes]
     if not found:
         shown = ", ".join(seen[:5]) + (", ..." if len(seen) > 5 else "") or "none"
         raise ValueError(
-            f"{where}: {path.name} has no member matching {pattern!r} "
-            f"({len(seen)} files: {shown})"
+            f"{where}: {path.name} has no member matching {pattern!r} ({len(seen)} files: {shown})"
         )
     return sorted(found, key=lambda item: natural(item[0]))
 
@@ -328,8 +327,7 @@ def _load_mat_zip(entry: DatasetEntry, path: Path):
             files.append((name, loadmat(io.BytesIO(data))))
         except NotImplementedError:  # MATLAB v7.3 files are HDF5
             raise ValueError(
-                f"{where}: member {name} of {path.name} is a MATLAB v7.3 (HDF5) file; "
-                f"expected v5"
+                f"{where}: member {name} of {path.name} is a MATLAB v7.3 (HDF5) file; expected v5"
             ) from None
         except (MatReadError, ValueError, TypeError, OSError) as err:
             raise ValueError(
@@ -421,7 +419,7 @@ def _load_table(entry: DatasetEntry, path: Path):
             )
         import io
 
-        (member, data), = found
+        ((member, data),) = found
         source, name = io.BytesIO(data), f"member {member} of {path.name}"
     try:
         frame = pd.read_csv(
@@ -541,8 +539,7 @@ def _first_classes(entry: DatasetEntry, X, y, classes):
     c = int(entry.params["n_classes"])
     if y is None or not 2 <= c <= len(classes):
         raise ValueError(
-            f"dataset {entry.name!r}: first_classes needs a labelled base with at least "
-            f"{c} classes"
+            f"dataset {entry.name!r}: first_classes needs a labelled base with at least {c} classes"
         )
     keep = y < c  # labels are recoded 0..C-1 in sorted order of the original values
     return X[keep], y[keep], list(classes)[:c], {"base": entry.base, "first_classes": c}

@@ -258,7 +258,9 @@ def _check_entry(name: str, spec) -> DatasetEntry:
             options = _check_mat_zip_options(where, options)
         elif fmt == "svmlight":
             _check_flags(where, options, ("multilabel", "zero_based"))
-        if "member" in options and (not isinstance(options["member"], str) or not options["member"]):
+        if "member" in options and (
+            not isinstance(options["member"], str) or not options["member"]
+        ):
             raise ValueError(
                 f"{where}: options.member must be a glob pattern of an archive member, "
                 f"found {options['member']!r}"
@@ -381,7 +383,9 @@ def _check_image_options(where: str, options: dict) -> dict:
 def _check_flags(where: str, options: dict, keys) -> None:
     for key in keys:
         if key in options and not isinstance(options[key], bool):
-            raise ValueError(f"{where}: options.{key} must be true or false, found {options[key]!r}")
+            raise ValueError(
+                f"{where}: options.{key} must be true or false, found {options[key]!r}"
+            )
 
 
 def _check_mat_zip_options(where: str, options: dict) -> dict:

@@ -74,8 +74,8 @@ class Plan:
     """The run described by a validated config and the dataset registry.
 
     Raises ``ValueError`` naming the offending key for unknown datasets, datasets without
-    one class label per sample (unlabelled or multilabel), unknown methods, unknown or ill-typed hyper-parameters, and feature counts that do not fit
-    a dataset.
+    one class label per sample (unlabelled or multilabel), unknown methods, unknown or
+    ill-typed hyper-parameters, and feature counts that do not fit a dataset.
     """
 
     def __init__(self, config: dict, registry: dict):
