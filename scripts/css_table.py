@@ -23,6 +23,8 @@ text = "".join(
     + table.render_markdown(table.table1_wide(summary, k, p.datasets))
     for k in p.ks
 )
+if p.skipped:  # the paper's datasets this machine could not fetch, with the reason
+    text += "\n" + table.render_not_run(p.skipped)
 write_text(snakemake.output.markdown, text)
 reference = load_reference(snakemake.input.reference)
 in_table = summary[summary["dataset"].isin(p.datasets) & summary["k"].isin(p.ks)]

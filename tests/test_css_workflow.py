@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from snakemake_cli import needs_snakemake, run_snakemake, write_config
+import yaml
+from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
 
 pytestmark = [pytest.mark.slow, needs_snakemake]
 
@@ -14,16 +15,25 @@ TINY_CSS = {
     "methods": {"greedy_css": {}},
     "normalize": {"scheme": "unit_column"},
     "evaluation": {"repeats": 2, "protocol": ["default"]},
+    "unavailable": "skip",
     "css": {
-        "datasets": ["wine"],
+        "datasets": ["wine", "mediamill"],
         "methods": {"greedy_css": {}, "iter_fs": {}, "pocss": {"engine": "numpy"}},
         "k": [3],
         "seeds": 2,
         "curves": {"datasets": ["wine"], "k": [2, 3]},
         "anytime": ["wine"],
-        "skipped": {"mediamill": "not part of this test"},
     },
 }
+
+
+def offline_registry(workdir):
+    """The registry with mediamill gated (no URL), so it is skipped whatever the network."""
+    doc = yaml.safe_load((ROOT / "config" / "datasets.yaml").read_text())
+    doc["datasets"]["mediamill"].update(url=None, access="not part of this test")
+    path = workdir / "datasets.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    return str(path)
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +41,16 @@ def css_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("css")
     notes = workdir / "notes.tsv"
     notes.write_text("dataset\tmethod\tnote\nmediamill\t*\tthe test's own note on mediamill\n")
-    write_config(workdir, {**TINY_CSS, "css": {**TINY_CSS["css"], "notes": str(notes)}})
-    run_snakemake(workdir, "--cores", "2")
+    (workdir / "mirror").mkdir()
+    config = {
+        **TINY_CSS,
+        "mirror": str(workdir / "mirror"),
+        "dataset_registry": offline_registry(workdir),
+        "css": {**TINY_CSS["css"], "notes": str(notes)},
+    }
+    write_config(workdir, config)
+    result = run_snakemake(workdir, "--cores", "2")
+    assert "ufsbench: skipping dataset 'mediamill': file train-exp1.svm.bz2" in result.stderr
     return workdir
 
 
@@ -47,10 +65,12 @@ def test_css_branch_writes_its_tables_and_figures(css_run):
     assert summary[summary["method"] == "pocss"]["n_runs"].tolist() == [2, 2]
     paper = pd.read_csv(tables / "pocss_vs_paper.tsv", sep="\t")
     assert paper["note"].fillna("").str.contains("not part of this test").sum() == 6
+    assert paper["note"].fillna("").str.startswith("not run: dataset 'mediamill'").sum() == 6
     assert paper["note"].fillna("").str.endswith(". the test's own note on mediamill").sum() == 6
     anytime = pd.read_csv(tables / "css_anytime.tsv", sep="\t")
     assert set(anytime["method"]) == {"pocss"} and (anytime["error_ratio"] >= 1.0 - 1e-9).all()
-    assert "average rank" in (tables / "css_table1.md").read_text()
+    table1 = (tables / "css_table1.md").read_text()
+    assert "average rank" in table1 and "## Not run\n\n- mediamill: dataset 'mediamill'" in table1
     figures = css_run / "results" / "figures" / "css" / "wine"
     for name in ("error_ratio_vs_k", "anytime"):
         assert (figures / f"{name}.png").stat().st_size > 0
@@ -64,6 +84,7 @@ def test_css_rerun_has_nothing_to_do(css_run):
 
 def test_bad_css_config_fails_before_any_job(tmp_path):
     bad = {**TINY_CSS, "css": {**TINY_CSS["css"], "methods": {"pocss": {"budget": 3}}}}
+    bad["css"]["datasets"] = ["wine"]
     write_config(tmp_path, bad)
     result = run_snakemake(tmp_path, "-n", check=False)
     assert result.returncode != 0

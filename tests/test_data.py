@@ -246,7 +246,8 @@ _TOY = {
     [
         (
             {"format": "xls"},
-            "dataset 'toy': unknown format 'xls' (known: arff, csv, image_zip, mat, uci_text)",
+            "dataset 'toy': unknown format 'xls' (known: arff, csv, image_zip, mat, mat_zip, "
+            "svmlight, uci_text)",
         ),
         ({"source": "ftp"}, "dataset 'toy': unknown source 'ftp'"),
         ({"urll": "x"}, "dataset 'toy': unknown key 'urll' for source 'url'"),
@@ -333,7 +334,10 @@ def test_load_class_count_differs_from_registry(tmp_path):
 def test_load_unknown_format(tmp_path):
     path = tmp_path / "toy.xls"
     path.write_bytes(b"")
-    msg = "dataset 'toy': unknown format 'xls' (known: arff, csv, image_zip, mat, uci_text)"
+    msg = (
+        "dataset 'toy': unknown format 'xls' (known: arff, csv, image_zip, mat, mat_zip, "
+        "svmlight, uci_text)"
+    )
     with pytest.raises(ValueError, match=re.escape(msg)):
         load_dataset(make_entry(format="xls"), path)
 

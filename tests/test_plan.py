@@ -7,8 +7,12 @@ import pytest
 from ufsbench.plan import Plan, expand_grid, setting_id, source_hash
 
 REGISTRY = {
-    "toy": SimpleNamespace(n_classes=3, n_features=20, feature_counts=[2, 4, 6]),
-    "small": SimpleNamespace(n_classes=2, n_features=5, feature_counts=[1, 2, 3]),
+    "toy": SimpleNamespace(n_classes=3, n_features=20, feature_counts=[2, 4, 6], multilabel=False),
+    "small": SimpleNamespace(n_classes=2, n_features=5, feature_counts=[1, 2, 3], multilabel=False),
+    "tags": SimpleNamespace(n_classes=4, n_features=5, feature_counts=[1, 2], multilabel=True),
+    "target": SimpleNamespace(
+        n_classes=None, n_features=5, feature_counts=[1, 2], multilabel=False
+    ),
 }
 
 
@@ -86,6 +90,12 @@ def test_random_draws_match_another_methods_grid():
     ("overrides", "message"),
     [
         ({"datasets": ["nope"]}, r"config 'datasets': unknown dataset 'nope'"),
+        (
+            {"datasets": ["toy", "tags"]},
+            r"config 'datasets': dataset 'tags' is multilabel and the k-means evaluation needs "
+            r"one class label per sample \(use it in css.datasets\)",
+        ),
+        ({"datasets": ["target"]}, r"dataset 'target' is unlabelled and the k-means"),
         ({"methods": {"ndfz": {}}}, r"unknown method 'ndfz' \(known: .*ndfs"),
         (
             {"methods": {"ndfs": {"alpah": [1.0]}}},

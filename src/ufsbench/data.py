@@ -110,6 +110,10 @@ def _load_file(entry: DatasetEntry, path: Path):
         return _load_table(entry, path)
     if entry.format == "image_zip":
         return _load_image_zip(entry, path)
+    if entry.format == "mat_zip":
+        return _load_mat_zip(entry, path)
+    if entry.format == "svmlight":
+        return _load_svmlight(entry, path)
     raise ValueError(
         f"dataset {entry.name!r}: unknown format {entry.format!r} (known: {', '.join(FORMATS)})"
     )
@@ -214,6 +218,148 @@ def _load_image_zip(entry: DatasetEntry, path: Path):
     return np.vstack(rows), _recode(entry, labels), info
 
 
+def _load_svmlight(entry: DatasetEntry, path: Path):
+    """A LIBSVM / svmlight text file, optionally compressed (``.gz``, ``.bz2``).
+
+    The file is sparse: a column absent from every line is all zero, so the registry's
+    ``n_features`` sets the width (a file indexing beyond it is an error). Indices are
+    1-based as LIBSVM writes them unless ``options.zero_based``.
+
+    With ``options.multilabel`` (e.g. mediamill) a line lists several labels, so there is
+    no single class label: ``y`` is ``None`` and ``info["Y_multilabel"]`` is the 0/1
+    matrix with one column per label value present (sorted; ``info["label_values"]``),
+    as for a multilabel ``.mat`` file. The k-means benchmark refuses such a set (see
+    :class:`ufsbench.plan.Plan`); column subset selection needs no labels.
+    """
+    from sklearn.datasets import load_svmlight_file
+
+    where = f"dataset {entry.name!r}"
+    multilabel = entry.options.get("multilabel", False)
+    try:
+        # sklearn opens .gz and .bz2 files itself, by their suffix
+        X, labels = load_svmlight_file(
+            str(path),
+            n_features=entry.n_features,
+            multilabel=multilabel,
+            zero_based=entry.options.get("zero_based", False),
+        )
+    except (ValueError, OSError, EOFError) as err:
+        raise ValueError(f"{where}: cannot read {path.name} as svmlight ({err})") from None
+    X = X.toarray()
+    if not multilabel:
+        return X, _recode(entry, labels), {}
+    values = sorted({label for row in labels for label in row})
+    column = {value: j for j, value in enumerate(values)}
+    Y = np.zeros((len(labels), len(values)), dtype=np.int64)
+    for i, row in enumerate(labels):
+        Y[i, [column[label] for label in row]] = 1
+    return X, None, {"Y_multilabel": Y, "label_values": [_plain(v) for v in values]}
+
+
+def _zip_members(path: Path, where: str, pattern: str) -> list[tuple[str, bytes]]:
+    """(name, bytes) of the members of a zip archive matching a glob ``pattern``.
+
+    A member matches when its path, or a trailing part of it after a ``/``, matches, so
+    a top folder does not matter. Members that are zip archives are searched too (their
+    members are named ``inner.zip/path``): repositories such as UCI wrap the data in a
+    second zip. macOS resource forks (``__MACOSX/``) are ignored. Sorted by name, with
+    digit runs compared as numbers (``day_2`` before ``day_10``).
+    """
+    import fnmatch
+    import io
+    import re
+    import zipfile
+
+    def walk(archive, prefix):
+        for info in archive.infolist():
+            name = prefix + info.filename
+            if info.is_dir() or info.filename.startswith("__MACOSX/"):
+                continue
+            if info.filename.lower().endswith(".zip"):
+                try:
+                    inner = zipfile.ZipFile(io.BytesIO(archive.read(info)))
+                except zipfile.BadZipFile as err:
+                    raise ValueError(f"{where}: member {name} of {path.name}: {err}") from None
+                with inner:
+                    yield from walk(inner, name + "/")
+            else:
+                yield name, lambda archive=archive, info=info: archive.read(info)
+
+    def natural(name):
+        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as err:
+        raise ValueError(f"{where}: cannot read {path.name} as a zip archive ({err})") from None
+    with archive:
+        seen, found = [], []
+        for name, read in walk(archive, ""):
+            seen.append(name)
+            if fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, "*/" + pattern):
+                found.append((name, read()))
+    if not found:
+        shown = ", ".join(seen[:5]) + (", ..." if len(seen) > 5 else "") or "none"
+        raise ValueError(
+            f"{where}: {path.name} has no member matching {pattern!r} ({len(seen)} files: {shown})"
+        )
+    return sorted(found, key=lambda item: natural(item[0]))
+
+
+def _load_mat_zip(entry: DatasetEntry, path: Path):
+    """A zip of ``.mat`` files, each holding one matrix of trials (rows) per class.
+
+    For the sEMG set: ``Database 2/male_day_{1,2,3}.mat``, each with ``<grasp>_ch<c>``
+    (100 trials x 2500 samples) for six grasps. Rows are stacked class by class (in the
+    order of ``options.classes``, which gives the labels) and, within a class, file by
+    file in name order. Every matrix must be 2-D, numeric and as wide as the others.
+    """
+    import io
+
+    from scipy.io import loadmat
+    from scipy.io.matlab import MatReadError
+
+    where = f"dataset {entry.name!r}"
+    opts = entry.options
+    files = []
+    for name, data in _zip_members(path, where, opts["member_glob"]):
+        try:
+            files.append((name, loadmat(io.BytesIO(data))))
+        except NotImplementedError:  # MATLAB v7.3 files are HDF5
+            raise ValueError(
+                f"{where}: member {name} of {path.name} is a MATLAB v7.3 (HDF5) file; expected v5"
+            ) from None
+        except (MatReadError, ValueError, TypeError, OSError) as err:
+            raise ValueError(
+                f"{where}: cannot read member {name} of {path.name} as a .mat file ({err})"
+            ) from None
+    blocks, labels = [], []
+    for label, cls in enumerate(opts["classes"]):
+        variable = opts["variable"].format(**{"class": cls, "channel": opts["channel"]})
+        for name, contents in files:
+            if variable not in contents:
+                held = ", ".join(sorted(k for k in contents if not k.startswith("__"))) or "nothing"
+                raise ValueError(
+                    f"{where}: member {name} of {path.name} has no variable {variable!r} "
+                    f"(it holds: {held})"
+                )
+            block = np.asarray(contents[variable])
+            if block.ndim != 2 or block.dtype.kind not in "biuf":
+                raise ValueError(
+                    f"{where}: variable {variable!r} of {name} must be a 2-D numeric matrix, "
+                    f"found {block.dtype} array of shape {block.shape}"
+                )
+            if blocks and block.shape[1] != blocks[0].shape[1]:
+                raise ValueError(
+                    f"{where}: variable {variable!r} of {name} has {block.shape[1]} columns, "
+                    f"the first one read has {blocks[0].shape[1]}"
+                )
+            blocks.append(block)
+            labels.append(np.full(block.shape[0], label, dtype=np.int64))
+    info = {"members": [name for name, _ in files], "channel": opts["channel"]}
+    return np.vstack(blocks), (np.concatenate(labels), list(opts["classes"])), info
+
+
 def _load_arff(entry: DatasetEntry, path: Path):
     from scipy.io import arff
 
@@ -261,16 +407,30 @@ def _load_table(entry: DatasetEntry, path: Path):
     where = f"dataset {entry.name!r}"
     opts = entry.options
     sep = "," if entry.format == "csv" else r"\s+"
+    source, name = path, path.name
+    if "member" in opts:
+        # the table is one member of a zip archive (e.g. UCI's download of CT slices)
+        found = _zip_members(path, where, opts["member"])
+        if len(found) > 1:
+            names = ", ".join(n for n, _ in found)
+            raise ValueError(
+                f"{where}: options.member {opts['member']!r} matches {len(found)} members of "
+                f"{path.name} ({names}); make it match one"
+            )
+        import io
+
+        ((member, data),) = found
+        source, name = io.BytesIO(data), f"member {member} of {path.name}"
     try:
         frame = pd.read_csv(
-            path,
+            source,
             sep=sep,
             header=0 if opts.get("header", False) else None,
             na_values=list(opts.get("na_values", [])),
             skipinitialspace=True,
         )
     except (ValueError, pd.errors.ParserError) as err:
-        raise ValueError(f"{where}: cannot parse {path.name} as {entry.format} ({err})") from err
+        raise ValueError(f"{where}: cannot parse {name} as {entry.format} ({err})") from err
     names = list(frame.columns)
     rule = opts.get("label_rule", "categorical")
     label = opts.get("label_column")
@@ -379,8 +539,7 @@ def _first_classes(entry: DatasetEntry, X, y, classes):
     c = int(entry.params["n_classes"])
     if y is None or not 2 <= c <= len(classes):
         raise ValueError(
-            f"dataset {entry.name!r}: first_classes needs a labelled base with at least "
-            f"{c} classes"
+            f"dataset {entry.name!r}: first_classes needs a labelled base with at least {c} classes"
         )
     keep = y < c  # labels are recoded 0..C-1 in sorted order of the original values
     return X[keep], y[keep], list(classes)[:c], {"base": entry.base, "first_classes": c}

@@ -39,7 +39,7 @@ from .io import atomic_path
 DEFAULT_REGISTRY = Path(__file__).resolve().parents[2] / "config" / "datasets.yaml"
 
 SOURCES = ("url", "sklearn", "synthetic", "derived")
-FORMATS = ("arff", "csv", "image_zip", "mat", "uci_text")
+FORMATS = ("arff", "csv", "image_zip", "mat", "mat_zip", "svmlight", "uci_text")
 SKLEARN_LOADERS = ("load_wine", "load_iris", "load_breast_cancer", "load_digits")
 GENERATORS = ("planted",)
 TRANSFORMS = ("append_noise", "scale_range", "first_classes", "append_sample_onehot")
@@ -74,10 +74,14 @@ _OPTIONAL = {
 _OPTION_KEYS = {
     "mat": {"x_variable", "y_variable", "multilabel"},
     "arff": {"label_column", "label_rule", "drop_columns"},
-    "csv": {"label_column", "label_rule", "drop_columns", "na_values", "header"},
-    "uci_text": {"label_column", "label_rule", "drop_columns", "na_values", "header"},
+    "csv": {"label_column", "label_rule", "drop_columns", "na_values", "header", "member"},
+    "uci_text": {"label_column", "label_rule", "drop_columns", "na_values", "header", "member"},
     "image_zip": {"member_pattern", "image_transform", "image_params"},
+    "mat_zip": {"member_glob", "classes", "variable", "channel"},
+    "svmlight": {"multilabel", "zero_based"},
 }
+# Defaults of the mat_zip options (the sEMG layout: one <grasp>_ch<channel> per grasp).
+MAT_ZIP_DEFAULTS = {"variable": "{class}_ch{channel}", "channel": 1}
 _HEX = set("0123456789abcdef")
 _CHUNK = 1 << 20
 
@@ -115,6 +119,12 @@ class DatasetEntry:
     notes: str | None = None
     n_missing: int = 0
     parent: DatasetEntry | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def multilabel(self) -> bool:
+        """Whether the labels are a 0/1 matrix (``load_dataset`` then returns ``y=None``)."""
+        target = self.file_entry
+        return bool(target is not None and target.options.get("multilabel", False))
 
     @property
     def file_entry(self) -> DatasetEntry | None:
@@ -244,6 +254,17 @@ def _check_entry(name: str, spec) -> DatasetEntry:
             )
         if fmt == "image_zip":
             options = _check_image_options(where, options)
+        elif fmt == "mat_zip":
+            options = _check_mat_zip_options(where, options)
+        elif fmt == "svmlight":
+            _check_flags(where, options, ("multilabel", "zero_based"))
+        if "member" in options and (
+            not isinstance(options["member"], str) or not options["member"]
+        ):
+            raise ValueError(
+                f"{where}: options.member must be a glob pattern of an archive member, "
+                f"found {options['member']!r}"
+            )
         kwargs.update(
             url=None if url is None else str(url),
             access=None if access is None else str(access),
@@ -357,6 +378,57 @@ def _check_image_options(where: str, options: dict) -> dict:
             f"(known: {', '.join(RESAMPLE_FILTERS)})"
         )
     return {**options, "image_params": params}
+
+
+def _check_flags(where: str, options: dict, keys) -> None:
+    for key in keys:
+        if key in options and not isinstance(options[key], bool):
+            raise ValueError(
+                f"{where}: options.{key} must be true or false, found {options[key]!r}"
+            )
+
+
+def _check_mat_zip_options(where: str, options: dict) -> dict:
+    """The options of a mat_zip entry, checked and completed with their defaults.
+
+    ``member_glob`` (required): a glob pattern of the ``.mat`` members to read, matched
+    against a member's path or any trailing part of it (so a top folder, or a nested zip,
+    does not matter). ``classes`` (required): the class names, in label order; each names
+    one variable per file. ``variable``: the variable name of a class, a template with the
+    fields ``{class}`` and ``{channel}``. ``channel``: the value of ``{channel}``.
+    """
+    for key in ("member_glob", "classes"):
+        if key not in options:
+            raise ValueError(f"{where}: format 'mat_zip' needs options.{key}")
+    options = {**MAT_ZIP_DEFAULTS, **options}
+    if not isinstance(options["member_glob"], str) or not options["member_glob"]:
+        raise ValueError(
+            f"{where}: options.member_glob must be a glob pattern, found {options['member_glob']!r}"
+        )
+    classes = options["classes"]
+    if (
+        not isinstance(classes, list)
+        or len(classes) < 2
+        or not all(isinstance(c, str) and c for c in classes)
+        or len(set(classes)) != len(classes)
+    ):
+        raise ValueError(
+            f"{where}: options.classes must list at least 2 distinct class names, found {classes!r}"
+        )
+    channel = options["channel"]
+    if not _is_int(channel) or channel < 1:
+        raise ValueError(f"{where}: options.channel must be a positive integer, found {channel!r}")
+    template = options["variable"]
+    try:
+        names = {template.format(**{"class": c, "channel": channel}) for c in classes}
+    except (AttributeError, KeyError, IndexError, ValueError) as err:
+        raise ValueError(
+            f"{where}: options.variable {template!r} must be a template with the fields "
+            f"{{class}} and {{channel}} ({type(err).__name__}: {err})"
+        ) from None
+    if len(names) != len(classes):
+        raise ValueError(f"{where}: options.variable {template!r} gives every class the same name")
+    return options
 
 
 # -- checksums and the mirror --------------------------------------------------------------

@@ -73,9 +73,9 @@ def expand_grid(method: str, grid: dict) -> list[dict]:
 class Plan:
     """The run described by a validated config and the dataset registry.
 
-    Raises ``ValueError`` naming the offending key for unknown datasets, unknown
-    methods, unknown or ill-typed hyper-parameters, and feature counts that do not fit
-    a dataset.
+    Raises ``ValueError`` naming the offending key for unknown datasets, datasets without
+    one class label per sample (unlabelled or multilabel), unknown methods, unknown or
+    ill-typed hyper-parameters, and feature counts that do not fit a dataset.
     """
 
     def __init__(self, config: dict, registry: dict):
@@ -86,6 +86,14 @@ class Plan:
             if name not in registry:
                 known = ", ".join(sorted(registry))
                 raise ValueError(f"config 'datasets': unknown dataset {name!r} (known: {known})")
+            entry = registry[name]
+            if entry.n_classes is None or entry.multilabel:
+                # the k-means evaluation scores clusters against one class label per sample
+                kind = "multilabel" if entry.n_classes is not None else "unlabelled"
+                raise ValueError(
+                    f"config 'datasets': dataset {name!r} is {kind} and the k-means "
+                    f"evaluation needs one class label per sample (use it in css.datasets)"
+                )
         self.graph_config = config.get("graph", {})
         evaluation = config.get("evaluation", {})
         self.protocols = list(evaluation.get("protocol", PROTOCOLS))

@@ -10,8 +10,12 @@ css:
   anytime: [dna]                     # Figure 2: POCSS traces at the first k of css.k
   reference: config/reference/pocss_table1.tsv              # the paper's Table 1
   notes: config/reference/pocss_notes.tsv                   # why cells miss (optional)
-  skipped: {mediamill: "why"}        # paper datasets we cannot run, reported as such
 ```
+
+A dataset whose file cannot be had on this machine is left out with :meth:`CssPlan.skip`
+(the workflow asks :func:`ufsbench.plan.unavailable_datasets` when the config says
+``unavailable: skip``); :attr:`CssPlan.skipped` keeps the registry's reason, which the
+tables report beside the paper's numbers.
 """
 
 from __future__ import annotations
@@ -77,7 +81,7 @@ class CssPlan:
         self.anytime = list(css.get("anytime", []))
         self.reference = css.get("reference")
         self.notes = css.get("notes")
-        self.skipped = dict(css.get("skipped") or {})
+        self.skipped: dict[str, str] = {}
         for key, names in (
             ("css.datasets", self.datasets),
             ("css.curves.datasets", self.curve_datasets),
@@ -98,6 +102,25 @@ class CssPlan:
                     f"config 'css': k={k} does not fit dataset {dataset!r} "
                     f"({entry.n_samples} x {entry.n_features})"
                 )
+
+    def skip(self, reasons: dict[str, str]):
+        """Leave out the datasets of ``reasons`` (name -> why its file cannot be had).
+
+        They are removed from Table 1, the curves and the anytime figure, and kept in
+        :attr:`skipped` with their reason. Raises ``ValueError`` when no dataset is left.
+        """
+        for name, reason in reasons.items():
+            if name not in self.all_datasets:
+                continue
+            self.skipped[name] = reason
+            for names in (self.datasets, self.curve_datasets, self.anytime):
+                if name in names:
+                    names.remove(name)
+        if self.enabled and self.skipped and not self.all_datasets:
+            raise ValueError(
+                f"config 'css': none of the datasets can be had on this machine "
+                f"({', '.join(self.skipped)}; see the skip lines above)"
+            )
 
     @staticmethod
     def _check_options(method: str, options: dict) -> dict:

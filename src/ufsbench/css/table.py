@@ -121,6 +121,14 @@ def render_markdown(wide: pd.DataFrame) -> str:
     return "\n".join([head, rule, *body]) + "\n"
 
 
+def render_not_run(skipped: dict) -> str:
+    """Markdown list of the datasets left out of the run, each with why (empty if none)."""
+    if not skipped:
+        return ""
+    lines = [f"- {name}: {why}" for name, why in skipped.items()]
+    return "## Not run\n\n" + "\n".join(lines) + "\n"
+
+
 def comparison_with_skipped(
     comparison: pd.DataFrame,
     reference: pd.DataFrame,
