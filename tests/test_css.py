@@ -485,3 +485,16 @@ def test_wastar_with_full_expansion_finds_the_optimum():
     subset, info = baselines.wastar(X.T @ X, 3, epsilon=0.0)
     assert not info["capped"]
     assert sorted(subset.tolist()) == list(best_subset(X, 3))
+
+
+def test_css_resources_cover_measured_runs():
+    """The SLURM runtime covers the measured CPU time of POCSS runs with a margin, grows
+    with k, and the memory estimate counts the archive and the one-flip cache."""
+    from ufsbench.css.plan import css_mem_mb, css_runtime
+
+    measured = {("madelon", 2000, 500, 50): 11.5, ("scene", 1211, 294, 100): 108.0}
+    for (_, m, n, k), seconds in measured.items():
+        assert css_runtime("pocss", m, n, k) * 60 >= 3 * seconds
+    assert css_runtime("pocss", 1211, 294, 100) > css_runtime("pocss", 1211, 294, 50)
+    small, large = css_mem_mb(100, 2500, 5), css_mem_mb(100, 2500, 50)
+    assert large - small >= 8 * (2 * 100**3 - 2 * 10**3 + 100 * 2500 - 10 * 2500) / 1e6

@@ -163,13 +163,15 @@ class CssPlan:
 
 
 def css_runtime(method: str, n_samples: int, n_features: int, k: int) -> int:
-    """Minutes for one CSS run. POCSS: 2ek^2n iterations at <= 10 us (compiled kernel,
-    measured 6.7 us/iteration CPU on madelon at k = 50), with a 5x margin for loaded
-    machines; the others are O(k n^2 + m n^2) and take seconds at the paper's sizes,
-    WA* excepted (one eigendecomposition per expansion)."""
+    """Minutes for one CSS run. POCSS: 2ek^2n iterations at 2 us (k/50)^2 each (compiled
+    kernel: its matrix-vector products grow with the archive's sizes; measured 1.4 us on
+    madelon at k = 50, 4.0 on dna at k = 90, 6.7 on scene at k = 100, CPU time), with a 5x
+    margin for loaded machines; the others are O(k n^2 + m n^2) and take seconds at the
+    paper's sizes, WA* excepted (one eigendecomposition per expansion)."""
     gram = n_samples * n_features**2 / 2e9  # seconds for X^T X and the SVD
     if method == "pocss":
-        seconds = 2 * math.e * k * k * n_features * 10e-6 * 5
+        per_iteration = 2e-6 * max(1.0, (k / 50) ** 2)
+        seconds = 2 * math.e * k * k * n_features * per_iteration * 5
     elif method == "wastar":
         seconds = 50 * k * (n_features**3 / 1e9 + k * n_features**2 * 60 / 1e9)
     else:
@@ -178,7 +180,8 @@ def css_runtime(method: str, n_samples: int, n_features: int, k: int) -> int:
 
 
 def css_mem_mb(n_samples: int, n_features: int, k: int) -> int:
-    """Data, G and G2 (n x n), and POCSS's archive: two (2k)^3 arrays."""
+    """Data, G and G2 (n x n), and POCSS's archive: two (2k)^3 arrays and the one-flip
+    value cache (2k x n)."""
     slots = min(2 * k, n_features + 1)
-    floats = 3 * n_samples * n_features + 4 * n_features**2 + 2 * slots**3
+    floats = 3 * n_samples * n_features + 4 * n_features**2 + 2 * slots**3 + slots * n_features
     return 400 + math.ceil(floats * 8 / 1e6)
