@@ -497,4 +497,5 @@ def test_css_resources_cover_measured_runs():
         assert css_runtime("pocss", m, n, k) * 60 >= 3 * seconds
     assert css_runtime("pocss", 1211, 294, 100) > css_runtime("pocss", 1211, 294, 50)
     small, large = css_mem_mb(100, 2500, 5), css_mem_mb(100, 2500, 50)
-    assert large - small >= 8 * (2 * 100**3 - 2 * 10**3 + 100 * 2500 - 10 * 2500) / 1e6
+    extra_floats = 2 * 100**3 - 2 * 10**3 + 100 * 2500 - 10 * 2500  # archive + cache
+    assert large - small >= 8 * extra_floats / 1e6 - 1  # 1 MB: the rounding up
