@@ -34,7 +34,8 @@ from ufsbench.datasets import load_registry  # noqa: E402
 def scale_config(n_datasets: int, n_settings: int) -> dict:
     """Every registered method with ``n_settings`` settings of its first numeric parameter."""
     registry = load_registry(ROOT / "config" / "datasets.yaml")
-    datasets = [n for n, e in registry.items() if e.n_classes and e.n_features][:n_datasets]
+    labelled = (n for n, e in registry.items() if e.n_classes and e.n_features and not e.multilabel)
+    datasets = list(labelled)[:n_datasets]
     methods = {}
     for name, spec in REGISTRY.items():
         numeric = [
