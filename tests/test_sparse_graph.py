@@ -348,6 +348,50 @@ def test_lr_l1_objective_decreases_and_reduces_to_l1_without_laplacian():
     assert obj(approx) == pytest.approx(obj(exact), rel=1e-6)
 
 
+@pytest.mark.parametrize("lam", [0.05, 1e-9])  # 1e-9: nearly every entry survives
+def test_fused_lr_l1_step_matches_the_dense_step(lam):
+    from ufsbench.graph import laplacian
+    from ufsbench.sparse_graph._lr_l1_step import (
+        HAVE_NUMBA,
+        prox_step_dense,
+        prox_step_sparse,
+    )
+
+    if not HAVE_NUMBA:
+        pytest.skip("numba is not installed: the fused LR-l1 step falls back to the dense one")
+    X, _ = subspaces(n_per=15, seed=22)
+    Xn = unit_rows(X)
+    G = gram(Xn)
+    Y = sp.csr_matrix(random_codes(len(X), density=0.1, seed=3))
+    A = sp.csr_matrix(np.abs(random_codes(len(X), density=0.2, seed=4)))
+    L_A = laplacian((A + A.T) / 2)
+    fused = prox_step_sparse(Y, G, L_A, 0.01, lam, 0.3)
+    dense = prox_step_dense(Y, G, L_A, 0.01, lam, 0.3)
+    assert np.abs(fused.toarray() - dense).max() <= 1e-13
+    assert fused.nnz == np.count_nonzero(dense) and np.all(fused.diagonal() == 0)
+    if lam < 1e-6:  # more survivors than the first output buffer holds: the retry path
+        assert fused.nnz > 16 * len(X)
+
+
+def test_lr_l1_codes_same_with_fused_dense_and_numpy_steps(monkeypatch):
+    from ufsbench.sparse_graph import _lr_l1_step, lr_l1
+
+    X, _ = subspaces(n_per=12, seed=23)
+    fused_available = _lr_l1_step.HAVE_NUMBA
+    runs = {}
+    # fill 2.0: the iterates stay sparse whatever their density; 0.0: always dense BLAS.
+    for name, have_numba, fill in [("fused", True, 2.0), ("numpy", False, 2.0),
+                                   ("dense", True, 0.0)]:  # fmt: skip
+        monkeypatch.setattr(_lr_l1_step, "HAVE_NUMBA", have_numba and fused_available)
+        monkeypatch.setattr(lr_l1, "DENSE_FILL", fill)
+        runs[name] = lr_l1_codes(X, 0.1, 0.3, max_iter=80, rounds=2, tol=0.0)
+    codes, history = runs.pop("fused")
+    assert np.count_nonzero(codes) > 0
+    for other, other_history in runs.values():
+        assert np.abs(codes - other).max() <= 1e-10
+        assert history == pytest.approx(other_history, rel=1e-12)
+
+
 def test_gaussian_affinity_median_width():
     X, _ = subspaces(seed=21)
     W = gaussian_affinity(X)

@@ -23,11 +23,14 @@ from scipy.linalg import eigvalsh
 
 from ..graph import knn_graph, laplacian
 from ._common import check_int, check_positive, codes_affinity, gram, unit_rows
+from ._lr_l1_step import prox_step_dense, prox_step_sparse
 from .l1graph import l1_codes
 
 log = logging.getLogger(__name__)
 
 LR_GRAPHS = ("iterative", "knn")
+# Above this fill the iterate is handled as a dense array (BLAS beats the sparse step).
+DENSE_FILL = 0.05
 
 
 def lr_l1_objective(X, codes, A, lam, gamma_l2) -> float:
@@ -56,7 +59,9 @@ def lr_l1_codes(
     Solver: FISTA on all codes at once (the problem is jointly convex for fixed ``A``),
     warm-started from the l1 codes; gradient ``2 (codes G - G) + 2 gamma_l2 L_A codes``,
     step ``1 / (2 lambda_max(G) + 2 gamma_l2 lambda_max(L_A))``, soft threshold, zero
-    diagonal. ``codes G`` uses the sparsity of the iterates.
+    diagonal. While the iterates are sparse (below ``DENSE_FILL``) they are kept as CSR
+    and each step is fused row by row (:mod:`._lr_l1_step`), with no dense n x n
+    temporaries; a filled-in iterate falls back to dense BLAS products.
 
     Parameters
     ----------
@@ -103,22 +108,24 @@ def lr_l1_codes(
         # lambda_max(L_A) <= 2 max degree (Gershgorin): a safe Lipschitz bound.
         lip = 2.0 * lam_G + 2.0 * gamma_l2 * 2.0 * float(np.asarray(A.sum(axis=1)).max())
         step = 1.0 / lip
-        Z = codes.copy()
-        Yk = Z.copy()
+        Z = sp.csr_matrix(codes)
+        Yk = Z
         t_k = 1.0
         old = lr_l1_objective(Xn, Z, A, lam, gamma_l2)
         for it in range(1, max_iter + 1):
-            # Sparse products while the iterate is sparse, BLAS once it has filled in.
-            if np.count_nonzero(Yk) < 0.05 * Yk.size:
-                Ys = sp.csr_matrix(Yk)
-                grad = 2.0 * ((Ys @ G) - G) + 2.0 * gamma_l2 * (L_A @ Ys).toarray()
+            # Fused sparse step while the iterate is sparse, BLAS once it has filled in.
+            if sp.issparse(Yk) and Yk.nnz < DENSE_FILL * n * n:
+                Z_new = prox_step_sparse(Yk, G, L_A, step, lam, gamma_l2)
             else:
-                grad = 2.0 * (Yk @ G - G) + 2.0 * gamma_l2 * (L_A @ Yk)
-            U = Yk - step * grad
-            Z_new = np.sign(U) * np.maximum(np.abs(U) - step * lam, 0.0)
-            np.fill_diagonal(Z_new, 0.0)
+                Z_new = prox_step_dense(_dense(Yk), G, L_A, step, lam, gamma_l2)
+                if _nnz(Z_new) < DENSE_FILL * n * n:
+                    Z_new = sp.csr_matrix(Z_new)
             t_next = (1.0 + np.sqrt(1.0 + 4.0 * t_k * t_k)) / 2.0
-            Yk = Z_new + ((t_k - 1.0) / t_next) * (Z_new - Z)
+            Z_prev = sp.csr_matrix(Z) if sp.issparse(Z_new) else _dense(Z)
+            Yk = Z_new + ((t_k - 1.0) / t_next) * (Z_new - Z_prev)
+            if sp.issparse(Yk):
+                Yk = sp.csr_matrix(Yk)
+                Yk.eliminate_zeros()
             Z, t_k = Z_new, t_next
             if it % 25 == 0 or it == max_iter:
                 value = lr_l1_objective(Xn, Z, A, lam, gamma_l2)
@@ -128,13 +135,13 @@ def lr_l1_codes(
                     r + 1,
                     it,
                     value,
-                    np.count_nonzero(Z) / n,
+                    _nnz(Z) / n,
                     time.perf_counter() - start,
                 )
                 if abs(old - value) <= tol * max(abs(value), 1e-300):
                     break
                 old = value
-        codes = Z
+        codes = _dense(Z)
     np.fill_diagonal(codes, 0.0)
     return codes, history
 
@@ -142,3 +149,11 @@ def lr_l1_codes(
 def lr_l1_graph(X, lam=0.1, gamma_l2=0.1, **options):
     codes, history = lr_l1_codes(X, lam, gamma_l2, **options)
     return codes_affinity(codes), history
+
+
+def _dense(Z) -> np.ndarray:
+    return Z.toarray() if sp.issparse(Z) else Z
+
+
+def _nnz(Z) -> int:
+    return Z.nnz if sp.issparse(Z) else int(np.count_nonzero(Z))
