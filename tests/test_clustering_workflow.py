@@ -114,6 +114,33 @@ def test_summary_picks_best_setting_and_compares_with_paper():
     assert "| Heart | AC |" in markdown and "0.9100 (0.6370)" in markdown
 
 
+def test_fidelity_sorts_cells_into_target_seed_noise_and_miss():
+    # Heart, paper ACC: KM 0.5889, SC 0.6037, l1-graph 0.6370 (srsg_paper.tsv).
+    spread = np.array([-1.0, 1.0] * 5)  # mean 0, std 1.054 over 10 seeds
+    cells = {
+        "km": 0.5889 + 0.015 + 0.001 * spread,  # 0.015 off, tiny spread: within target
+        "sc": 0.6037 + 0.03 + 0.06 * spread,  # 0.03 off, 2 SE = 0.04: within seed noise
+        "l1graph": 0.6370 - 0.03 + 0.01 * spread,  # 0.03 off, 2 SE = 0.0067: a miss
+    }
+    rows = [
+        {"dataset": "heart", "method": method, "setting": "default", "seed": seed,
+         "acc": acc, "nmi_max": 0.1, "nmi_sqrt": 0.1}
+        for method, accs in cells.items()
+        for seed, acc in enumerate(accs)
+    ]  # fmt: skip
+    summary = summarize(pd.DataFrame(rows))
+    assert (summary["n_seeds"] == 10).all()
+    comparison = compare_with_paper(summary, load_reference(REFERENCE))
+    acc = comparison[(comparison.status == "run") & (comparison.metric == "acc")]
+    verdict = dict(zip(acc["method"], acc["fidelity"], strict=True))
+    assert verdict == {"km": "within target", "sc": "within seed noise", "l1graph": "miss"}
+    se = acc.set_index("method")["ours_se"]
+    assert se["sc"] == pytest.approx(round(0.06 * np.std(spread, ddof=1) / np.sqrt(10), 4))
+    assert (comparison.loc[comparison.status == "not run", "fidelity"] == "").all()
+    markdown = paper_table_markdown(comparison, "3")
+    assert "1 within target, 1 within seed noise, 1 miss (target ±0.02)" in markdown
+
+
 @pytest.mark.slow
 @needs_snakemake
 def test_clustering_branch_end_to_end(tmp_path):

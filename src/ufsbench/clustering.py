@@ -149,12 +149,14 @@ def summarize(scores: pd.DataFrame, select: str = "acc") -> pd.DataFrame:
 
     This is the paper's protocol for the tuned baselines (best over the grid with the
     labels: an oracle choice, labelled ``protocol = oracle`` when a method has more
-    than one setting). Columns: dataset, method, setting, n_settings, protocol, and for
-    each metric its mean, std over seeds and the seed-0 value.
+    than one setting). Columns: dataset, method, setting, n_settings, protocol,
+    n_seeds, and for each metric its mean, std over seeds and the seed-0 value.
     """
     metrics = ["acc", "nmi_max", "nmi_sqrt"]
-    per_setting = scores.groupby(["dataset", "method", "setting"])[metrics].agg(["mean", "std"])
+    grouped = scores.groupby(["dataset", "method", "setting"])
+    per_setting = grouped[metrics].agg(["mean", "std"])
     per_setting.columns = [f"{m}_{stat}" for m, stat in per_setting.columns]
+    per_setting["n_seeds"] = grouped["seed"].nunique()
     seed0 = scores[scores["seed"] == scores["seed"].min()].set_index(
         ["dataset", "method", "setting"]
     )[metrics]
@@ -170,7 +172,7 @@ def summarize(scores: pd.DataFrame, select: str = "acc") -> pd.DataFrame:
     order = {m: i for i, m in enumerate(METHOD_ORDER)}
     out["_o"] = out["method"].map(order)
     out = out.sort_values(["dataset", "_o"]).drop(columns="_o")
-    head = ["dataset", "method", "setting", "n_settings", "protocol"]
+    head = ["dataset", "method", "setting", "n_settings", "protocol", "n_seeds"]
     return out[head + [c for c in out.columns if c not in head]].reset_index(drop=True)
 
 
@@ -187,9 +189,14 @@ VS_PAPER_NAMES = {
     "seed0": "ours_seed0",
     "paper": "paper",
     "diff": "difference",
+    "ours_se": "ours_se",
     "setting": "setting",
     "selection": "protocol",
 }
+
+
+# The issue's fidelity target: every cell within this of the paper's (accuracy scale).
+FIDELITY_TARGET = 0.02
 
 
 def compare_with_paper(
@@ -197,6 +204,8 @@ def compare_with_paper(
     reference: pd.DataFrame,
     skipped: dict | None = None,
     notes: pd.DataFrame | None = None,
+    *,
+    target: float = FIDELITY_TARGET,
 ) -> pd.DataFrame:
     """Ours (mean over seeds, and seed 0) next to the paper's value, for every paper cell.
 
@@ -208,9 +217,16 @@ def compare_with_paper(
     saying that the run had no score of it (dataset or method not configured). The
     hand-written ``notes`` (:func:`ufsbench.reference.load_notes`: why a cell misses)
     are appended to the cells we ran.
+
+    ``fidelity`` sorts every cell we ran: ``within target`` when ``|difference| <=
+    target``; else ``within seed noise`` when it is at most twice ``ours_se`` (the
+    standard error of our mean over the summary's ``n_seeds``; the paper's own mean
+    is as noisy, so this is a lower bound on the noise of the difference); else
+    ``miss``.
     """
     skipped = skipped or {}
     metrics = list(dict.fromkeys(reference["metric"]))
+    n_seeds = summary["n_seeds"] if "n_seeds" in summary else np.nan  # older summaries
     ours = pd.concat(
         [
             summary[["dataset", "method", "setting", "protocol"]].assign(
@@ -218,6 +234,7 @@ def compare_with_paper(
                 mean=summary[f"{metric}_mean"],
                 std=summary[f"{metric}_std"],
                 seed0=summary[f"{metric}_seed0"],
+                ours_se=summary[f"{metric}_std"] / np.sqrt(n_seeds),
             )
             for metric in metrics
         ],
@@ -228,12 +245,16 @@ def compare_with_paper(
         ours,
         rows="reference",
         companions=(),
-        carry=("seed0", "setting", "selection"),
+        carry=("seed0", "ours_se", "setting", "selection"),
         columns=VS_PAPER_NAMES,
     )
-    rounded = ["ours", "ours_std", "ours_seed0", "difference"]
+    rounded = ["ours", "ours_std", "ours_seed0", "difference", "ours_se"]
     table[rounded] = table[rounded].round(4)
     ran = table["ours"].notna()
+    gap = table["difference"].abs()
+    verdict = np.where(gap <= target, "within target", "miss")
+    verdict = np.where((gap > target) & (gap <= 2 * table["ours_se"]), "within seed noise", verdict)
+    table.insert(table.columns.get_loc("ours_se") + 1, "fidelity", np.where(ran, verdict, ""))
     table["status"] = np.where(ran, "run", "not run")
     absent = "not in this run's clustering datasets or methods"
     why = table["dataset"].map(lambda d: f"skipped: {skipped[d]}" if d in skipped else absent)
@@ -277,6 +298,17 @@ def paper_table_markdown(comparison: pd.DataFrame, table: str) -> str:
                         else f"{hit['ours'].iloc[0]:.4f} ({hit['paper'].iloc[0]:.4f})"
                     )
                 lines.append(f"| {dataset} | {label} | " + " | ".join(cells) + " |")
+        if "fidelity" in ran:
+            counts = ran.loc[ran["metric"] == "acc", "fidelity"].value_counts()
+            lines += [
+                "",
+                "AC cells against the paper's (`fidelity` in srsg_vs_paper.tsv): "
+                + ", ".join(
+                    f"{counts.get(v, 0)} {v}"
+                    for v in ("within target", "within seed noise", "miss")
+                )
+                + f" (target ±{FIDELITY_TARGET}).",
+            ]
     skipped = part[part["note"].str.startswith("skipped: ")] if "note" in part else part[:0]
     if not skipped.empty:
         lines += ["", "Not run (the paper's values stay in the reference table):", ""]
