@@ -16,7 +16,7 @@ from ufsbench.datasets import load_registry, unavailable_reason
 from ufsbench.evaluate import knn_classification
 from ufsbench.methods.base import Selection
 from ufsbench.methods.registry import get_method
-from ufsbench.plan import available_datasets, parse_setting_id, setting_id
+from ufsbench.plan import Plan, available_datasets, parse_setting_id, setting_id
 from ufsbench.plots import cliques, plot_cd_diagram
 from ufsbench.reference import load_reference
 from ufsbench.stats import average_ranks, friedman_nemenyi, nemenyi_q
@@ -252,6 +252,31 @@ def test_blufs_recovers_diamond9_on_a_reduced_sample(mirror):
 
 
 # -- the experiment config, end to end --------------------------------------------------------
+
+
+def test_blufs_config_tunes_what_the_paper_tunes():
+    """Spec §4/§6.2: SOGFS and SPCAFS over the 8-value gamma grid, BLSFS and BLUFS by the
+    two-stage search, every graph-based method on the paper's 10-NN graph."""
+    config = yaml.safe_load((ROOT / "config/experiments/blufs.yaml").read_text())
+    plan = Plan(config, load_registry(ROOT / "config" / "datasets.yaml"))
+    grid = [10.0**p for p in range(-4, 4)]
+
+    def tuned(method):
+        return [s.params for s in plan.settings[method] if s.in_grid]
+
+    for method in ("sogfs", "spcafs"):
+        assert sorted(p["gamma"] for p in tuned(method)) == grid
+    assert all(p["k"] == 10 for p in tuned("sogfs"))
+    blsfs = tuned("blsfs")
+    assert len(blsfs) == 64 and {p["alpha"] for p in blsfs} == {1.0}
+    assert config["blufs"]["two_stage"]["blsfs"] == {"alpha": grid}
+    assert len(tuned("blufs")) == 64
+    assert config["blufs"]["two_stage"]["blufs"] == {"mu": grid, "lam": grid}
+    for method in ("rne", "blsfs", "blufs"):
+        assert all(p["k"] == 10 for p in tuned(method)), method
+    assert config["graph"]["k"] == 10  # the k-NN graph of LapScore and MCFS
+
+
 
 
 def _tiny_blufs_config():
