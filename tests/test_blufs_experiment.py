@@ -277,8 +277,6 @@ def test_blufs_config_tunes_what_the_paper_tunes():
     assert config["graph"]["k"] == 10  # the k-NN graph of LapScore and MCFS
 
 
-
-
 def _tiny_blufs_config():
     """blufs.yaml on one small dataset with a tiny grid (few jobs: each costs an import)."""
     config = yaml.safe_load((ROOT / "config/experiments/blufs.yaml").read_text())
