@@ -11,6 +11,7 @@ from ufsbench.clustering import (
     ClusterPlan,
     compare_with_paper,
     fs_graph_setting,
+    is_default_setting,
     paper_table_markdown,
     summarize,
 )
@@ -139,6 +140,33 @@ def test_fidelity_sorts_cells_into_target_seed_noise_and_miss():
     assert (comparison.loc[comparison.status == "not run", "fidelity"] == "").all()
     markdown = paper_table_markdown(comparison, "3")
     assert "1 within target, 1 within seed noise, 1 miss (target ±0.02)" in markdown
+
+
+def test_oracle_cells_carry_the_default_setting_beside_them():
+    # l1graph: lam=0.1 is the default (ACC 0.60), lam=0.5 the oracle (0.70); LR-l1 has no
+    # default in its grid; SC's only setting is its default.
+    means = {("l1graph", "lam=0.1"): 0.60, ("l1graph", "lam=0.5"): 0.70,
+             ("lr_l1graph", "gamma_l2=0.3,lam=0.5"): 0.65, ("sc", "default"): 0.55}  # fmt: skip
+    rows = [
+        {"dataset": "heart", "method": method, "setting": sid, "seed": seed,
+         "acc": acc + 0.01 * (-1) ** seed, "nmi_max": 0.1, "nmi_sqrt": 0.1}
+        for (method, sid), acc in means.items()
+        for seed in range(4)
+    ]  # fmt: skip
+    summary = summarize(pd.DataFrame(rows)).set_index("method")
+    assert summary.loc["l1graph", "setting"] == "lam=0.5"
+    assert summary.loc["l1graph", "acc_default"] == pytest.approx(0.60)
+    assert np.isnan(summary.loc["lr_l1graph", "acc_default"])
+    assert summary.loc["sc", "acc_default"] == pytest.approx(0.55)
+    comparison = compare_with_paper(summary.reset_index(), load_reference(REFERENCE))
+    acc = comparison[(comparison.status == "run") & (comparison.metric == "acc")]
+    assert acc.set_index("method")["ours_default"].to_dict() == pytest.approx(
+        {"l1graph": 0.60, "lr_l1graph": np.nan, "sc": 0.55}, nan_ok=True
+    )
+    assert is_default_setting("lr_l1graph", "gamma_l2=0.1,lam=0.1")
+    assert is_default_setting("srsg", "K=5,gamma=0.1")
+    assert not is_default_setting("srsg", "K=5,gamma=0.2")
+    assert not is_default_setting("l1graph", "lam=0.1,bogus=1")
 
 
 @pytest.mark.slow

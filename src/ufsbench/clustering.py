@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .plan import expand_grid, setting_id
+from .plan import expand_grid, format_value, setting_id
 from .reference import add_notes, vs_paper
 from .sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS, check_params
 
@@ -144,13 +144,31 @@ def fs_graph_setting(graph_config: dict) -> tuple[str, str, dict] | None:
 # -- tables ---------------------------------------------------------------------------------
 
 
+def is_default_setting(method: str, sid: str) -> bool:
+    """Whether setting id ``sid`` of ``method`` is the method's default setting.
+
+    Ids list only the parameters a grid sets (:class:`ClusterPlan`), so the id is the
+    default when each of its ``name=value`` pairs gives the parameter's default value.
+    """
+    if sid == "default":
+        return True
+    defaults = check_params(method, {}) if method in CLUSTER_METHODS else {}
+    pairs = [item.split("=", 1) for item in sid.split(",")]
+    return all(
+        len(pair) == 2 and pair[0] in defaults and format_value(defaults[pair[0]]) == pair[1]
+        for pair in pairs
+    )
+
+
 def summarize(scores: pd.DataFrame, select: str = "acc") -> pd.DataFrame:
     """Best setting per (dataset, method), chosen by the mean over seeds of ``select``.
 
     This is the paper's protocol for the tuned baselines (best over the grid with the
     labels: an oracle choice, labelled ``protocol = oracle`` when a method has more
     than one setting). Columns: dataset, method, setting, n_settings, protocol,
-    n_seeds, and for each metric its mean, std over seeds and the seed-0 value.
+    n_seeds, and for each metric its mean, std over seeds, the seed-0 value and
+    ``<metric>_default``: the mean of the method's default setting (NaN when the grid
+    does not hold it), the companion of an oracle cell.
     """
     metrics = ["acc", "nmi_max", "nmi_sqrt"]
     grouped = scores.groupby(["dataset", "method", "setting"])
@@ -162,9 +180,12 @@ def summarize(scores: pd.DataFrame, select: str = "acc") -> pd.DataFrame:
     )[metrics]
     per_setting = per_setting.join(seed0.add_suffix("_seed0")).reset_index()
     rows = []
-    for _, group in per_setting.groupby(["dataset", "method"], sort=False):
+    for (_, method), group in per_setting.groupby(["dataset", "method"], sort=False):
         best = group.sort_values([f"{select}_mean", "setting"], ascending=[False, True]).iloc[0]
         row = best.to_dict()
+        default = group[[is_default_setting(method, sid) for sid in group["setting"]]]
+        for m in metrics:
+            row[f"{m}_default"] = default[f"{m}_mean"].iloc[0] if len(default) else np.nan
         row["n_settings"] = len(group)
         row["protocol"] = "oracle" if len(group) > 1 else "fixed"
         rows.append(row)
@@ -190,6 +211,7 @@ VS_PAPER_NAMES = {
     "paper": "paper",
     "diff": "difference",
     "ours_se": "ours_se",
+    "default": "ours_default",
     "setting": "setting",
     "selection": "protocol",
 }
@@ -207,7 +229,7 @@ def compare_with_paper(
     *,
     target: float = FIDELITY_TARGET,
 ) -> pd.DataFrame:
-    """Ours (mean over seeds, and seed 0) next to the paper's value, for every paper cell.
+    """Ours (mean over seeds, seed 0, the default setting) next to the paper's value, per cell.
 
     ``reference``: :func:`ufsbench.reference.load_reference` of the paper's table; the
     comparison is :func:`ufsbench.reference.vs_paper` over every reference cell, rounded
@@ -235,6 +257,7 @@ def compare_with_paper(
                 std=summary[f"{metric}_std"],
                 seed0=summary[f"{metric}_seed0"],
                 ours_se=summary[f"{metric}_std"] / np.sqrt(n_seeds),
+                default=summary.get(f"{metric}_default", np.nan),  # older summaries: NaN
             )
             for metric in metrics
         ],
@@ -245,10 +268,10 @@ def compare_with_paper(
         ours,
         rows="reference",
         companions=(),
-        carry=("seed0", "ours_se", "setting", "selection"),
+        carry=("seed0", "ours_se", "default", "setting", "selection"),
         columns=VS_PAPER_NAMES,
     )
-    rounded = ["ours", "ours_std", "ours_seed0", "difference", "ours_se"]
+    rounded = ["ours", "ours_std", "ours_seed0", "difference", "ours_se", "ours_default"]
     table[rounded] = table[rounded].round(4)
     ran = table["ours"].notna()
     gap = table["difference"].abs()
