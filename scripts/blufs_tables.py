@@ -12,7 +12,7 @@ from ufsbench.blufs_paper import (
     wide_table,
 )
 from ufsbench.io import write_table, write_text
-from ufsbench.reference import load_reference
+from ufsbench.reference import add_notes, load_notes, load_reference
 
 log = joblog.setup(snakemake.log[0])
 p = snakemake.params
@@ -56,5 +56,10 @@ if p.ablation:
     table = pd.concat([table, versus_paper(ablation, reference, tables=("V",))
                        .assign(metric=lambda t: t["metric"] + " (Table V)")])  # fmt: skip
 table = pd.concat([table, knn_ref], ignore_index=True)
+if "notes" in snakemake.input.keys():  # hand-written: why a cell misses
+    notes = load_notes(snakemake.input.notes)
+    table = add_notes(table.rename(columns={"notes": "note"}), notes).rename(
+        columns={"note": "notes"}
+    )
 write_table(snakemake.output.versus, table)
 log.info("%d cells compared with the paper", int(table["paper"].notna().sum()))

@@ -309,6 +309,9 @@ def _tiny_blufs_config():
 def test_blufs_config_runs_end_to_end(tmp_path):
     config = _tiny_blufs_config()
     config["blufs"]["reference"] = str(REFERENCE)
+    notes = tmp_path / "notes.tsv"
+    notes.write_text("dataset\tmethod\tnote\nwine\tblufs\tWINE is not a dataset of the paper\n")
+    config["blufs"]["notes"] = str(notes)
     # 2 feature counts x 2 stage-2 points = 4 runs: 2 runs per part gives stage 2 in 2 parts.
     config["chunk_size"] = 2
     write_config(tmp_path, config)
@@ -330,6 +333,9 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     versus = pd.read_csv(tables / "blufs_vs_paper.tsv", sep="\t")
     row = versus[(versus["method"] == "blufs") & (versus["metric"] == "acc")].iloc[0]
     assert row["reseeds"] == 2 and not np.isnan(row["default"])
+    assert row["notes"].endswith("WINE is not a dataset of the paper")
+    others = versus.loc[versus["method"] != "blufs", "notes"].fillna("")
+    assert not others.str.contains("WINE").any()
     assert (tables / "blufs_table2.md").read_text().startswith("**Table II")
     assert "Case I" in (tables / "blufs_table5.md").read_text()
     assert (tmp_path / "results/figures/blufs/cd_acc.png").stat().st_size > 0

@@ -36,14 +36,6 @@ PAPER_NAMES = {
     "blufs_case3": "Case III",
     "random": "RandomSubset",
 }
-# Why a cell cannot be compared as such (spec blufs.md §5.2, §10.1, E12, E16).
-DATASET_NOTES = {
-    "jaffe": "our JAFFE copy differs from the authors' (our Baseline is ~6 points below "
-    "theirs, spec §10.1): not a calibration target",
-    "coil20": "our COIL20 copy (csliangdu/RMKKM) may differ from the authors' (spec §5.2)",
-    "lung": "scikit-feature lung has 5 classes, the paper says 4 (E12)",
-}
-
 
 def read_scores(frames) -> pd.DataFrame:
     scores = pd.concat(frames, ignore_index=True) if isinstance(frames, list) else frames
@@ -177,8 +169,6 @@ def _note(row) -> str:
     notes = []
     if np.isnan(row["paper"]):
         notes.append("no paper value")
-    if row["dataset"] in DATASET_NOTES:
-        notes.append(DATASET_NOTES[row["dataset"]])
     if row["method"] != "allfea" and not np.isnan(row["paper"]):
         if not np.isnan(row["reseed"]) and abs(row["reseed_diff"]) > 3.0:
             notes.append(f"seed-averaged winner misses the paper by {row['reseed_diff']:+.2f}")

@@ -119,6 +119,7 @@ localrules:
 
 rule blufs_tables:
     input:
+        unpack(blufs_notes),
         scores="results/tables/scores.tsv",
         reseeds=reseed_outputs(),
         knn=knn_outputs(),

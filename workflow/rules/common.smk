@@ -290,6 +290,14 @@ def selection_methods():
     return [m for m in PLAN.methods if m not in skip]
 
 
+def blufs_notes(wildcards):
+    """The optional notes file of blufs_vs_paper.tsv, as a named input (or none)."""
+    notes = BLUFS.get("notes")
+    if not notes:
+        return {}
+    return {"notes": str(Path(workflow.basedir) / notes)}
+
+
 def reseed_outputs():
     if not BLUFS.get("reseeds"):
         return []
