@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
+from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from sklearn.metrics import pairwise_distances
 
 from ufsbench.graph import (
@@ -11,6 +13,7 @@ from ufsbench.graph import (
     pairwise_distance_scale,
     spectral_eigenpairs,
 )
+from ufsbench.sparse_graph.spectral import gaussian_affinity
 
 
 @pytest.fixture
@@ -130,3 +133,20 @@ def test_stored_knn_table_gives_every_weighting(points, tmp_path):
     ):
         expected = knn_graph(points, 4, **kwargs)
         np.testing.assert_allclose(knn_affinity(knn, **kwargs).toarray(), expected.toarray())
+
+
+def test_spectral_eigenpairs_converge_where_default_lanczos_stalls():
+    """60 tight clusters under a narrow Gaussian kernel: eight eigenvalues within 2e-6 of 1.
+    ARPACK's default subspace gives up here; the retry with a larger one must not."""
+    rng = np.random.default_rng(0)
+    X = np.repeat(rng.normal(size=(60, 30)), 6, axis=0) + 0.3 * rng.normal(size=(360, 30))
+    W = sp.csr_matrix(gaussian_affinity(X, sigma=0.2))
+    d = np.asarray(W.sum(axis=1)).ravel()
+    N = W.toarray() / np.sqrt(np.outer(d, d))
+    with pytest.raises(ArpackNoConvergence):  # the case is hard: default Lanczos stalls
+        eigsh(N - np.outer(np.sqrt(d), np.sqrt(d)) * 3 / d.sum(), k=7, which="LA",
+              v0=np.random.default_rng(0).uniform(-1.0, 1.0, 360))  # fmt: skip
+    mu, V = spectral_eigenpairs(W, 8, random_state=0)
+    assert mu == pytest.approx(np.linalg.eigvalsh(N)[::-1][:8], abs=1e-10)
+    assert np.abs(N @ V - V * mu).max() < 1e-8
+    assert np.abs(V.T @ V - np.eye(8)).max() < 1e-10

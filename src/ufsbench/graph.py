@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
-from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.metrics import pairwise_distances_chunked
 from sklearn.neighbors import NearestNeighbors
 
@@ -177,6 +177,30 @@ def spectral_eigenpairs(graph, k, random_state=0):
 
     operator = LinearOperator((n, n), matvec=matvec, dtype=np.float64)
     v0 = np.random.default_rng(random_state).uniform(-1.0, 1.0, n)
-    mu, V = eigsh(operator, k=k - U.shape[1], which="LA", v0=v0)
+    mu, V = _largest_eigenpairs(operator, k - U.shape[1], v0)
     order = np.argsort(-mu)
     return np.concatenate([np.ones(U.shape[1]), mu[order]]), np.hstack([U, V[:, order]])
+
+
+# Near-disconnected graphs (e.g. a narrow Gaussian kernel) crowd many eigenvalues just
+# below 1, where Lanczos with ARPACK's default subspace (2k + 1 vectors) can stall.
+RETRY_NCV = 64
+
+
+def _largest_eigenpairs(operator, k, v0):
+    """``eigsh(which="LA")``; if ARPACK does not converge, once more with a larger
+    Krylov subspace (``max(4k, RETRY_NCV)`` vectors) and ten times the iterations."""
+    try:
+        return eigsh(operator, k=k, which="LA", v0=v0)
+    except ArpackNoConvergence:
+        n = operator.shape[0]
+        ncv = min(n, max(4 * k, RETRY_NCV))
+        try:
+            return eigsh(operator, k=k, which="LA", v0=v0, ncv=ncv, maxiter=100 * n)
+        except ArpackNoConvergence as err:
+            raise ArpackNoConvergence(
+                f"spectral_eigenpairs: the {k} largest eigenpairs did not converge, even "
+                f"with {ncv} Lanczos vectors (a graph with many nearly disconnected parts?)",
+                err.eigenvalues,
+                err.eigenvectors,
+            ) from err
