@@ -119,7 +119,7 @@ localrules:
 
 rule blufs_tables:
     input:
-        unpack(blufs_notes),
+        unpack(notes_input(BLUFS.get("notes"))),
         scores="results/tables/scores.tsv",
         reseeds=reseed_outputs(),
         knn=knn_outputs(),

@@ -62,7 +62,7 @@ localrules:
 
 rule cluster_tables:
     input:
-        unpack(cluster_notes),
+        unpack(notes_input(CLUSTER_CONFIG.get("notes"))),
         scores=CPLAN.score_files(),
         reference=Path(workflow.basedir)
         / CLUSTER_CONFIG.get("reference", "config/reference/srsg_paper.tsv"),

@@ -67,11 +67,3 @@ def clustering_outputs():
 SPARSE_GRAPH_CODE = [
     f"sparse_graph/{p.name}" for p in sorted((LIB / "sparse_graph").glob("*.py"))
 ]
-
-
-def cluster_notes(wildcards):
-    """The optional notes file of srsg_vs_paper.tsv, as a named input (or none)."""
-    notes = CLUSTER_CONFIG.get("notes")
-    if not notes:
-        return {}
-    return {"notes": str(Path(workflow.basedir) / notes)}

@@ -290,12 +290,22 @@ def selection_methods():
     return [m for m in PLAN.methods if m not in skip]
 
 
-def blufs_notes(wildcards):
-    """The optional notes file of blufs_vs_paper.tsv, as a named input (or none)."""
-    notes = BLUFS.get("notes")
-    if not notes:
-        return {}
-    return {"notes": str(Path(workflow.basedir) / notes)}
+def notes_input(path):
+    """Input function: an optional notes file of a ``*_vs_paper.tsv`` table, as the named
+    input ``notes`` (none when ``path`` is empty); relative paths from the Snakefile's folder.
+    """
+
+    def inputs(wildcards):
+        if not path:
+            return {}
+        notes = Path(path)
+        return {
+            "notes": str(
+                notes if notes.is_absolute() else Path(workflow.basedir) / notes
+            )
+        }
+
+    return inputs
 
 
 def reseed_outputs():

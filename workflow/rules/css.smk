@@ -36,7 +36,7 @@ localrules:
 
 rule css_table:
     input:
-        unpack(css_notes),
+        unpack(notes_input(CSS_PLAN.notes)),
         runs=css_runs(),
         traces=css_traces(),
         reference=css_reference(),

@@ -31,16 +31,6 @@ def css_reference():
     return str(ref if ref.is_absolute() else Path(workflow.basedir) / ref)
 
 
-def css_notes(wildcards):
-    """The optional notes file of pocss_vs_paper.tsv, as a named input (or none)."""
-    if not CSS_PLAN.notes:
-        return {}
-    notes = Path(CSS_PLAN.notes)
-    return {
-        "notes": str(notes if notes.is_absolute() else Path(workflow.basedir) / notes)
-    }
-
-
 def css_runtime(wildcards):
     entry = REGISTRY[wildcards.dataset]
     k = int(wildcards.k)
