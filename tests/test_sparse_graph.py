@@ -239,6 +239,15 @@ def test_srsg_objective_does_not_increase():
         assert result.n_sweeps >= 1
 
 
+def test_srsg_step_scale_is_a_config_reading_and_a_huge_one_fails_clearly():
+    X, _ = subspaces(seed=13)
+    assert check_params("srsg", {})["step_scale"] == 0.99  # s = 0.99 / L_f, spec §2
+    W, info = build_graph("srsg", X, {"step_scale": 2.0, "max_sweeps": 2})
+    assert info["step"] == pytest.approx(2.0 / (2 * np.linalg.eigvalsh(gram(unit_rows(X)))[-1]))
+    with np.errstate(all="ignore"), pytest.raises(FloatingPointError, match="srsg diverged"):
+        srsg(X, K=5, gamma=0.1, max_sweeps=20, step_scale=1e4)
+
+
 def test_colored_schedule_equals_sequential_gauss_seidel_in_colour_order():
     X, _ = subspaces(n_per=12, seed=14)
     Xn = unit_rows(X)

@@ -44,6 +44,7 @@ GRAPH_METHODS = {
         "max_inner": (100, int),
         "tol": (1e-5, float),
         "step": ("global", STEPS),
+        "step_scale": (0.99, float),  # s = step_scale / L_f [inferred from Thm 3.2]
         "c_formula": ("paper", C_FORMULAS),
         "schedule": ("colored", SCHEDULES),
         "monotone": (False, bool),

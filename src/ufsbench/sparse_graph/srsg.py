@@ -401,6 +401,12 @@ def srsg(
                 )
         rec, supp = srsg_objective(Xn, codes, S, gamma)
         history.append(rec + gamma * supp)
+        if not np.isfinite(history[-1]):  # a step far beyond 1/L_f overshoots without bound
+            raise FloatingPointError(
+                f"srsg diverged in sweep {sweep} (objective {history[-1]}): the step "
+                f"s = step_scale / L_f = {s:.3g} is too large; Theorem 3.2 takes "
+                f"step_scale < 1 (got {step_scale:g})"
+            )
         change = abs(history[-1] - history[-2])
         log.info(
             "srsg sweep %d: L=%.10g (rec %.6g, support %.0f) |dL|=%.3g |dL|/L=%.3g nnz/row %.2f",
