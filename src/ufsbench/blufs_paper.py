@@ -37,6 +37,7 @@ PAPER_NAMES = {
     "random": "RandomSubset",
 }
 
+
 def read_scores(frames) -> pd.DataFrame:
     scores = pd.concat(frames, ignore_index=True) if isinstance(frames, list) else frames
     return scores
