@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ufsbench.plan import Plan, expand_grid, setting_id, source_hash
+from ufsbench.plan import Plan, command_line_methods, expand_grid, setting_id, source_hash
 
 REGISTRY = {
     "toy": SimpleNamespace(n_classes=3, n_features=20, feature_counts=[2, 4, 6], multilabel=False),
@@ -153,3 +153,12 @@ def test_source_hash_follows_content(tmp_path):
     before = source_hash(path)
     path.write_text("a = 2\n")
     assert source_hash(path) != before
+
+
+def test_command_line_methods_take_the_last_source_whole():
+    base, exp = {"methods": {"allfea": {}, "spec": {}}}, {"methods": {"lapscore": {"t": [1.0]}}}
+    assert command_line_methods([]) is None
+    assert command_line_methods([{"datasets": ["wine"]}]) is None
+    assert command_line_methods([base, exp, {"datasets": ["wine"]}]) == {"lapscore": {"t": [1.0]}}
+    assert command_line_methods([exp], {"methods": {"mcfs": {}}}) == {"mcfs": {}}
+    assert command_line_methods([exp], {"datasets": ["wine"]}) == exp["methods"]

@@ -154,6 +154,23 @@ def test_command_line_restricts_datasets(tmp_path):
     assert not any("synthetic_planted" in wc for _, wc in jobs)
 
 
+def test_experiment_methods_replace_the_default_configs_methods(tmp_path):
+    """Run from a folder holding config/config.yaml (as users run the repository), the
+    Snakefile's default config is loaded too and deep-merged; an experiment's methods
+    must stay its own list, while --config methods=... still overrides it."""
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.yaml").write_text((ROOT / "config/config.yaml").read_text())
+    write_config(tmp_path, {**TINY, "methods": {"allfea": {}, "lapscore": {"t": [1.0]}}})
+
+    def planned_methods(*args):
+        result = snakemake(tmp_path, "-n", *args)
+        jobs = planned_jobs(result.stdout + result.stderr)
+        return {re.search(r"method=(\w+)", wc).group(1) for _, wc in jobs if "method=" in wc}
+
+    assert planned_methods() == {"allfea", "lapscore"}
+    assert planned_methods("--config", "methods={maxvariance: {}}") == {"maxvariance"}
+
+
 def test_large_config_plans_fast(tmp_path):
     """30 datasets x 10 methods x 100 settings plans in under 20 s."""
     from ufsbench.datasets import load_registry

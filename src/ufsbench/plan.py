@@ -45,6 +45,24 @@ def setting_id(params: dict) -> str:
     return ",".join(f"{key}={format_value(params[key])}" for key in sorted(params))
 
 
+def command_line_methods(config_files, overrides=None) -> dict | None:
+    """The ``methods`` of the last command-line config that sets it, whole (else None).
+
+    Snakemake deep-merges every ``--configfile`` into the Snakefile's default config, so
+    a method listed only in ``config/config.yaml`` would join every experiment run from
+    the repository. An experiment's ``methods`` is its complete list: the last of
+    ``config_files`` (parsed YAML mappings, in command-line order) that sets it wins,
+    and ``--config methods=...`` (``overrides``) over all of them.
+    """
+    methods = None
+    for data in config_files:
+        if isinstance(data, dict) and "methods" in data:
+            methods = data["methods"]
+    if overrides and "methods" in overrides:
+        methods = overrides["methods"]
+    return methods
+
+
 def expand_grid(method: str, grid: dict) -> list[dict]:
     """The product of a grid; a key ``"a, b"`` takes tuples of coupled values."""
     axes = []

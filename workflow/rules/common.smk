@@ -4,12 +4,27 @@ import functools
 from types import SimpleNamespace
 
 import ufsbench
+import yaml
 from snakemake.utils import validate
 from ufsbench.datasets import load_registry
 from ufsbench import resources
-from ufsbench.plan import Plan, available_datasets, expand_grid, source_hash
+from ufsbench.plan import (
+    Plan,
+    available_datasets,
+    command_line_methods,
+    expand_grid,
+    source_hash,
+)
 from ufsbench.tuning import stage2_part_count
 from ufsbench.clustering import fs_graph_setting, graph_path, tasks
+
+# An experiment's `methods` is its whole list, not a merge with config/config.yaml's.
+_methods = command_line_methods(
+    [yaml.safe_load(Path(f).read_text()) for f in workflow.config_settings.configfiles],
+    workflow.config_settings.config,
+)
+if _methods is not None:
+    config["methods"] = _methods
 
 validate(config, schema="../schemas/config.schema.yaml")
 
