@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import time
 from pathlib import Path
 
@@ -46,9 +47,14 @@ COUNTS = list(range(10, 101, 10))
 REFERENCE = ROOT / "config" / "reference" / "blufs.tsv"
 
 
+@functools.cache
+def _reference():
+    return load_reference(REFERENCE)
+
+
 def paper_cells(dataset: str, method: str) -> tuple:
     """((mean, std, count) of Table II ACC, the same of Table III NMI); NaNs when absent."""
-    ref = load_reference(REFERENCE)
+    ref = _reference()
     cells = []
     for table, metric in (("II", "acc"), ("III", "nmi_max")):
         row = ref[(ref["table"] == table) & (ref["dataset"] == dataset)

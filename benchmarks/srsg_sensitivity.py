@@ -30,23 +30,17 @@ from ufsbench.reference import load_reference
 from ufsbench.seeding import derive_seed
 from ufsbench.sparse_graph import build_graph, cluster_with, scores
 from ufsbench.sparse_graph._common import unit_rows
-from ufsbench.sparse_graph.spectral import gaussian_affinity
+from ufsbench.sparse_graph.spectral import gaussian_affinity, median_distance
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VALUES = {"sc-width": [0.125, 0.25, 0.5, 1, 2, 4], "srsg-step": [0.99, 4, 16, 64]}
-
-
-def median_distance(X) -> float:
-    """SC's default width: the median off-diagonal distance of the unit rows."""
-    D = pairwise_distances(unit_rows(X))
-    return float(np.median(D[np.triu_indices_from(D, k=1)]))
 
 
 def graphs(study, X, values):
     """``(method, value, setting id, affinity)`` per value; the default's id is the
     workflow's ("default"), so its seeds and scores are the workflow's."""
     if study == "sc-width":
-        median = median_distance(X)
+        median = median_distance(pairwise_distances(unit_rows(X)))  # SC's default width
         for value in values:
             sid = "default" if value == 1 else f"sigma={value:g}xmedian"
             yield "sc", value, sid, gaussian_affinity(X, sigma=value * median)

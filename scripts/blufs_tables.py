@@ -57,9 +57,6 @@ if p.ablation:
                        .assign(metric=lambda t: t["metric"] + " (Table V)")])  # fmt: skip
 table = pd.concat([table, knn_ref], ignore_index=True)
 if "notes" in snakemake.input.keys():  # hand-written: why a cell misses
-    notes = load_notes(snakemake.input.notes)
-    table = add_notes(table.rename(columns={"notes": "note"}), notes).rename(
-        columns={"note": "notes"}
-    )
+    table = add_notes(table, load_notes(snakemake.input.notes), column="notes")
 write_table(snakemake.output.versus, table)
 log.info("%d cells compared with the paper", int(table["paper"].notna().sum()))

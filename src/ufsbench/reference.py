@@ -370,8 +370,8 @@ def numbers_note(row) -> str:
     return "; ".join(parts)
 
 
-def add_notes(table: pd.DataFrame, notes: pd.DataFrame | None) -> pd.DataFrame:
-    """Append hand-written notes to the ``note`` column of a comparison table.
+def add_notes(table: pd.DataFrame, notes: pd.DataFrame | None, *, column="note") -> pd.DataFrame:
+    """Append hand-written notes to the ``column`` column of a comparison table.
 
     ``notes`` (see :func:`load_notes`) has columns ``dataset``, ``method``, ``note`` and
     optionally ``metric``. A note applies to the table's rows of its dataset and method;
@@ -380,13 +380,13 @@ def add_notes(table: pd.DataFrame, notes: pd.DataFrame | None) -> pd.DataFrame:
     the row already has (a missing note counts as empty).
     """
     out = table.copy()
-    out["note"] = out["note"].fillna("").astype(str) if "note" in out.columns else ""
+    out[column] = out[column].fillna("").astype(str) if column in out.columns else ""
     if notes is None or not len(notes):
         return out
     missing = [c for c in ("dataset", "method", "note") if c not in notes.columns]
     if missing:
         raise ValueError(f"notes lack columns {missing}")
-    text = out["note"].to_numpy(dtype=object)
+    text = out[column].to_numpy(dtype=object)
     breadth = notes["dataset"].eq("*").astype(int) + notes["method"].eq("*").astype(int)
     for _, row in (
         notes.assign(_breadth=breadth)
@@ -394,15 +394,15 @@ def add_notes(table: pd.DataFrame, notes: pd.DataFrame | None) -> pd.DataFrame:
         .iterrows()
     ):
         hit = np.ones(len(out), dtype=bool)
-        for column in ("dataset", "method"):
-            if row[column] != "*":
-                hit &= out[column].eq(row[column]).to_numpy()
+        for key in ("dataset", "method"):
+            if row[key] != "*":
+                hit &= out[key].eq(row[key]).to_numpy()
         metric = row.get("metric", "")
         if isinstance(metric, str) and metric and "metric" in out.columns:
             hit &= out["metric"].eq(metric).to_numpy()
         for i in np.flatnonzero(hit):
             text[i] = f"{text[i]}. {row['note']}" if text[i] else row["note"]
-    out["note"] = text
+    out[column] = text
     return out
 
 

@@ -305,20 +305,17 @@ def selection_methods():
     return [m for m in PLAN.methods if m not in skip]
 
 
+def workflow_path(path) -> str:
+    """``path`` relative to the Snakefile's folder (an absolute path stays as it is)."""
+    return str(Path(workflow.basedir) / path)
+
+
 def notes_input(path):
     """Input function: an optional notes file of a ``*_vs_paper.tsv`` table, as the named
-    input ``notes`` (none when ``path`` is empty); relative paths from the Snakefile's folder.
-    """
+    input ``notes`` (none when ``path`` is empty)."""
 
     def inputs(wildcards):
-        if not path:
-            return {}
-        notes = Path(path)
-        return {
-            "notes": str(
-                notes if notes.is_absolute() else Path(workflow.basedir) / notes
-            )
-        }
+        return {"notes": workflow_path(path)} if path else {}
 
     return inputs
 

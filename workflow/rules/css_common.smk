@@ -27,8 +27,7 @@ if CSS_PLAN.enabled and config.get("unavailable", "fetch") == "skip":
 
 
 def css_reference():
-    ref = Path(CSS_PLAN.reference or "config/reference/pocss_table1.tsv")
-    return str(ref if ref.is_absolute() else Path(workflow.basedir) / ref)
+    return workflow_path(CSS_PLAN.reference or "config/reference/pocss_table1.tsv")
 
 
 def css_runtime(wildcards):

@@ -69,6 +69,11 @@ def njw_spectral_clustering(W, n_clusters, *, random_state=0, n_init=10, engine=
     )
 
 
+def median_distance(D) -> float:
+    """The median off-diagonal entry of a pairwise distance matrix: SC's default width."""
+    return float(np.median(D[np.triu_indices_from(D, k=1)]))
+
+
 def gaussian_affinity(X, *, sigma="median", normalize=True):
     """Dense Gaussian-kernel graph ``exp(-||x_i - x_j||^2 / (2 sigma^2))``, zero diagonal.
 
@@ -79,8 +84,7 @@ def gaussian_affinity(X, *, sigma="median", normalize=True):
     X = unit_rows(X) if normalize else check_samples(X)
     D = pairwise_distances(X)
     if sigma == "median":
-        off = D[np.triu_indices_from(D, k=1)]
-        sigma = float(np.median(off))
+        sigma = median_distance(D)
     sigma = float(sigma)
     if not sigma > 0:
         raise ValueError("gaussian_affinity: the kernel width is zero (identical samples?)")
