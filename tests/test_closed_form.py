@@ -159,3 +159,36 @@ def test_mcfs_rejects_too_many_eigenvectors(tiny):
     msg = re.escape("method 'mcfs': n_eigen=11 must be in [1, n_samples - 2 = 10]")
     with pytest.raises(ValueError, match=msg):
         rank_features(X, "mcfs", graph=graph, n_clusters=3, n_eigen=11)
+
+
+def test_mcfs_standardize_ignores_units_and_center_does_not(planted_data):
+    # Rescaling one informative column (e.g. grams -> milligrams) leaves the graph and the
+    # eigenvectors unchanged; only standardised covariates keep its LARS coefficient.
+    X, _, informative = planted_data
+    graph = knn_graph(X, 5)
+    Xs = X.copy()
+    Xs[:, informative[0]] *= 1000.0
+    counts = [4]
+
+    def top(data, scale):
+        sel = rank_features(
+            data, "mcfs", graph=graph, n_clusters=3, n_eigen=2, scale=scale, feature_counts=counts
+        )
+        return set(sel.subsets[4].tolist())
+
+    assert top(Xs, "standardize") == top(X, "standardize") == set(informative.tolist())
+    assert top(Xs, "center") != top(X, "center")
+
+
+def test_mcfs_none_regresses_on_the_raw_columns(tiny):
+    X, graph = tiny
+    shifted = X + 50.0  # an intercept-free regression sees the shift; centring removes it
+    center = [rank_features(d, "mcfs", graph=graph, n_clusters=3).ranking for d in (X, shifted)]
+    none = [
+        rank_features(d, "mcfs", graph=graph, n_clusters=3, scale="none").ranking
+        for d in (X, shifted)
+    ]
+    np.testing.assert_array_equal(center[0], center[1])
+    assert not np.array_equal(none[0], none[1])
+    with pytest.raises(ValueError, match="parameter 'scale' must be one of"):
+        rank_features(X, "mcfs", graph=graph, n_clusters=3, scale="unit")

@@ -7,9 +7,13 @@ D. Cai, C. Zhang, X. He. Unsupervised Feature Selection for Multi-Cluster Data. 
    constant one dropped. They are computed in normalized form: the largest eigenpairs of
    ``D^-1/2 S D^-1/2`` orthogonal to ``D^1/2 1``, then ``y = D^-1/2 v``, each scaled to unit
    norm so that the maximum in step 3 compares coefficients on one scale.
-2. For each ``y_k``, the LASSO ``min ||y_k - X a_k||^2 + beta |a_k|_1`` on the column-centred
-   ``X``, solved by LARS with the lasso modification, which lets the number of nonzero
-   coefficients (the cardinality) set ``beta``.
+2. For each ``y_k``, the LASSO ``min ||y_k - X a_k||^2 + beta |a_k|_1``, solved by LARS with
+   the lasso modification, which lets the number of nonzero coefficients (the cardinality)
+   set ``beta``. ``X`` is prepared by the ``scale`` reading: ``"center"`` (default) centres
+   every column; ``"none"`` regresses on the raw columns, as the MCFS objective is printed
+   (no intercept); ``"standardize"`` centres and scales every column to unit norm, the
+   covariates LARS is defined on (Efron et al. 2004), so that ``max_k |a_kj|`` compares
+   features on one scale whatever their units.
 3. Feature ``j`` scores ``max_k |a_kj|``; the top ``m`` are selected.
 
 Reading of "LARS stopped at cardinality m" (the model depends on ``m``): one LARS path is
@@ -31,8 +35,12 @@ from sklearn.linear_model import lars_path
 from ..graph import degrees, spectral_eigenpairs
 from .base import Selection
 
+SCALES = ("center", "none", "standardize")
 
-def select(X, *, graph, n_clusters, random_state=0, feature_counts=None, n_eigen=None) -> Selection:
+
+def select(
+    X, *, graph, n_clusters, random_state=0, feature_counts=None, n_eigen=None, scale="center"
+) -> Selection:
     """Select features by LASSO regressions of the spectral embedding on ``X``.
 
     Parameters
@@ -49,6 +57,8 @@ def select(X, *, graph, n_clusters, random_state=0, feature_counts=None, n_eigen
         Sorted counts in ``1..n_features``; a subset is selected for each.
     n_eigen : int, default=None
         Number of nontrivial eigenvectors ``K``; None means ``n_clusters``.
+    scale : {"center", "none", "standardize"}, default="center"
+        How the columns of ``X`` enter the regressions (module docstring) [inferred].
 
     Returns
     -------
@@ -67,8 +77,10 @@ def select(X, *, graph, n_clusters, random_state=0, feature_counts=None, n_eigen
         raise ValueError(
             f"method 'mcfs': n_eigen={n_eigen} must be in [1, n_samples - 2 = {n_samples - 2}]"
         )
+    if scale not in SCALES:
+        raise ValueError(f"method 'mcfs': unknown scale {scale!r} (known: {', '.join(SCALES)})")
     Y = _spectral_embedding(graph, n_eigen, random_state)
-    Xc = X - X.mean(axis=0)
+    Xc = _prepare(X, scale)
     # One Gram matrix serves every path; it is no larger than X when d <= n.
     Gram = Xc.T @ Xc if n_features <= n_samples else None
     target = n_features if feature_counts is None else feature_counts[-1]
@@ -84,6 +96,17 @@ def select(X, *, graph, n_clusters, random_state=0, feature_counts=None, n_eigen
         order = np.lexsort((np.arange(n_features), -end_scores, -scores))
         subsets[m] = order[:m]
     return Selection(ranking=order, scores=scores, subsets=subsets)
+
+
+def _prepare(X, scale):
+    """The regression design of the ``scale`` reading; constant columns stay zero."""
+    if scale == "none":
+        return X
+    Xc = X - X.mean(axis=0)
+    if scale == "standardize":
+        norms = np.linalg.norm(Xc, axis=0)
+        Xc = Xc / np.where(norms > 0, norms, 1.0)
+    return Xc
 
 
 def _spectral_embedding(graph, n_eigen, random_state):
