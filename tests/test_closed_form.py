@@ -10,6 +10,7 @@ import scipy.sparse as sp
 
 from ufsbench import rank_features
 from ufsbench.graph import knn_graph
+from ufsbench.methods import mcfs
 
 
 @pytest.fixture
@@ -183,12 +184,27 @@ def test_mcfs_standardize_ignores_units_and_center_does_not(planted_data):
 def test_mcfs_none_regresses_on_the_raw_columns(tiny):
     X, graph = tiny
     shifted = X + 50.0  # an intercept-free regression sees the shift; centring removes it
-    center = [rank_features(d, "mcfs", graph=graph, n_clusters=3).ranking for d in (X, shifted)]
-    none = [
-        rank_features(d, "mcfs", graph=graph, n_clusters=3, scale="none").ranking
-        for d in (X, shifted)
-    ]
-    np.testing.assert_array_equal(center[0], center[1])
-    assert not np.array_equal(none[0], none[1])
+
+    def scores(data, scale):
+        return rank_features(data, "mcfs", graph=graph, n_clusters=3, scale=scale).scores
+
+    np.testing.assert_allclose(scores(X, "center"), scores(shifted, "center"), atol=1e-10)
+    assert not np.allclose(scores(X, "none"), scores(shifted, "none"), atol=1e-3)
     with pytest.raises(ValueError, match="parameter 'scale' must be one of"):
         rank_features(X, "mcfs", graph=graph, n_clusters=3, scale="unit")
+
+
+def test_mcfs_unit_norm_coefficients_weigh_every_eigenvector_alike():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 6))
+    graph = knn_graph(X, 5)
+    raw = rank_features(X, "mcfs", graph=graph, n_clusters=4, coefficients="raw")
+    unit = rank_features(X, "mcfs", graph=graph, n_clusters=4, coefficients="unit_norm")
+    # Brute force: refit the four eigenvectors' paths and normalise each by hand.
+    Y = mcfs._spectral_embedding(graph, 4, 0)
+    Xc = X - X.mean(axis=0)
+    ends = np.array([mcfs._lasso_path(Xc, Xc.T @ Xc, y, 6)[:, -1] for y in Y.T])
+    np.testing.assert_allclose(raw.scores, np.abs(ends).max(axis=0), atol=1e-12)
+    expected = (np.abs(ends) / np.linalg.norm(ends, axis=1, keepdims=True)).max(axis=0)
+    np.testing.assert_allclose(unit.scores, expected, atol=1e-12)
+    assert not np.allclose(raw.scores, unit.scores)

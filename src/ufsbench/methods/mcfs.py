@@ -14,7 +14,11 @@ D. Cai, C. Zhang, X. He. Unsupervised Feature Selection for Multi-Cluster Data. 
    (no intercept); ``"standardize"`` centres and scales every column to unit norm, the
    covariates LARS is defined on (Efron et al. 2004), so that ``max_k |a_kj|`` compares
    features on one scale whatever their units.
-3. Feature ``j`` scores ``max_k |a_kj|``; the top ``m`` are selected.
+3. Feature ``j`` scores ``max_k |a_kj|``; the top ``m`` are selected. Eigenvectors have no
+   natural scale, and neither has ``a_k``: with ``coefficients="unit_norm"`` (default) every
+   ``a_k`` is scaled to unit norm before the maximum, as the authors' code does (Cai's
+   ``SR.m`` normalises each path's coefficients at each cardinality); ``"raw"`` takes the
+   maximum of the coefficients as fitted.
 
 Reading of "LARS stopped at cardinality m" (the model depends on ``m``): one LARS path is
 computed per eigenvector, up to the first step with ``max(feature_counts)`` nonzero
@@ -36,10 +40,19 @@ from ..graph import degrees, spectral_eigenpairs
 from .base import Selection
 
 SCALES = ("center", "none", "standardize")
+COEFFICIENTS = ("unit_norm", "raw")
 
 
 def select(
-    X, *, graph, n_clusters, random_state=0, feature_counts=None, n_eigen=None, scale="center"
+    X,
+    *,
+    graph,
+    n_clusters,
+    random_state=0,
+    feature_counts=None,
+    n_eigen=None,
+    scale="center",
+    coefficients="unit_norm",
 ) -> Selection:
     """Select features by LASSO regressions of the spectral embedding on ``X``.
 
@@ -59,6 +72,8 @@ def select(
         Number of nontrivial eigenvectors ``K``; None means ``n_clusters``.
     scale : {"center", "none", "standardize"}, default="center"
         How the columns of ``X`` enter the regressions (module docstring) [inferred].
+    coefficients : {"unit_norm", "raw"}, default="unit_norm"
+        Scale of each ``a_k`` before the maximum over eigenvectors (module docstring).
 
     Returns
     -------
@@ -79,6 +94,11 @@ def select(
         )
     if scale not in SCALES:
         raise ValueError(f"method 'mcfs': unknown scale {scale!r} (known: {', '.join(SCALES)})")
+    if coefficients not in COEFFICIENTS:
+        raise ValueError(
+            f"method 'mcfs': unknown coefficients {coefficients!r} "
+            f"(known: {', '.join(COEFFICIENTS)})"
+        )
     Y = _spectral_embedding(graph, n_eigen, random_state)
     Xc = _prepare(X, scale)
     # One Gram matrix serves every path; it is no larger than X when d <= n.
@@ -86,16 +106,26 @@ def select(
     target = n_features if feature_counts is None else feature_counts[-1]
     paths = [_lasso_path(Xc, Gram, y, target) for y in Y.T]  # each (d, n_steps)
 
-    end_scores = np.max([np.abs(path[:, -1]) for path in paths], axis=0)
+    unit = coefficients == "unit_norm"
+    end_scores = _scores([path[:, -1] for path in paths], unit)
     if feature_counts is None:
         return Selection.from_scores(end_scores)
     subsets = {}
     for m in feature_counts:
-        scores = np.max([np.abs(_at_cardinality(path, m)) for path in paths], axis=0)
+        scores = _scores([_at_cardinality(path, m) for path in paths], unit)
         # lexsort: last key first; ties in `scores` fall back to the end-of-path scores.
         order = np.lexsort((np.arange(n_features), -end_scores, -scores))
         subsets[m] = order[:m]
     return Selection(ranking=order, scores=scores, subsets=subsets)
+
+
+def _scores(coefs, unit):
+    """``max_k |a_kj|`` over the eigenvectors' coefficient vectors ``coefs``."""
+    A = np.abs(np.array(coefs))  # (K, d)
+    if unit:
+        norms = np.linalg.norm(A, axis=1, keepdims=True)
+        A = A / np.where(norms > 0, norms, 1.0)
+    return A.max(axis=0)
 
 
 def _prepare(X, scale):
