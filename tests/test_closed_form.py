@@ -10,7 +10,7 @@ import scipy.sparse as sp
 
 from ufsbench import rank_features
 from ufsbench.graph import knn_graph
-from ufsbench.methods import mcfs
+from ufsbench.methods import get_method, mcfs
 
 
 @pytest.fixture
@@ -144,15 +144,24 @@ def test_mcfs_planted_subsets_informative(planted_data, weight):
 
 
 def test_mcfs_subsets_are_filled_when_paths_end_early():
-    # With 10 samples the centred X has rank 9, so no LARS path passes 9 active features:
-    # the larger subsets must be completed to their full size.
+    # With 10 samples X has rank 10 (9 when centred), so no LARS path passes 10 active
+    # features: the larger subsets must be completed to their full size.
     rng = np.random.default_rng(1)
     X = rng.normal(size=(10, 30))
     counts = [3, 12, 30]
-    selection = rank_features(X, "mcfs", n_clusters=3, n_neighbors=3, feature_counts=counts)
-    for m in counts:
-        assert len(np.unique(selection.subsets[m])) == m
-    assert np.all(np.diff(selection.scores[selection.ranking]) <= 0)
+    for scale in ("none", "center"):
+        selection = rank_features(
+            X, "mcfs", n_clusters=3, n_neighbors=3, feature_counts=counts, scale=scale
+        )
+        for m in counts:
+            assert len(np.unique(selection.subsets[m])) == m
+        assert np.all(np.diff(selection.scores[selection.ranking]) <= 0)
+
+
+def test_mcfs_defaults_are_the_authors_code_reading():
+    # MCFS_p.m -> SR.m: raw columns (no RemoveMean), each a_k normalised per cardinality.
+    defaults = get_method("mcfs").check_params({})
+    assert (defaults["scale"], defaults["coefficients"]) == ("none", "unit_norm")
 
 
 def test_mcfs_rejects_too_many_eigenvectors(tiny):
@@ -202,8 +211,7 @@ def test_mcfs_unit_norm_coefficients_weigh_every_eigenvector_alike():
     unit = rank_features(X, "mcfs", graph=graph, n_clusters=4, coefficients="unit_norm")
     # Brute force: refit the four eigenvectors' paths and normalise each by hand.
     Y = mcfs._spectral_embedding(graph, 4, 0)
-    Xc = X - X.mean(axis=0)
-    ends = np.array([mcfs._lasso_path(Xc, Xc.T @ Xc, y, 6)[:, -1] for y in Y.T])
+    ends = np.array([mcfs._lasso_path(X, X.T @ X, y, 6)[:, -1] for y in Y.T])
     np.testing.assert_allclose(raw.scores, np.abs(ends).max(axis=0), atol=1e-12)
     expected = (np.abs(ends) / np.linalg.norm(ends, axis=1, keepdims=True)).max(axis=0)
     np.testing.assert_allclose(unit.scores, expected, atol=1e-12)
