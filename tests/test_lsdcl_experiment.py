@@ -14,6 +14,7 @@ import yaml
 from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
 
 from ufsbench.methods.registry import REGISTRY
+from ufsbench.plan import expand_grid, setting_id
 from ufsbench.reference import load_reference
 
 pytestmark = [pytest.mark.slow, needs_snakemake]
@@ -142,3 +143,19 @@ def test_quick_config_plans_the_same_outputs():
         for key, values in (grid or {}).items():
             if isinstance(values, list):
                 assert len(values) <= len(full["methods"][method][key]), (method, key)
+
+
+def test_mcfs_readings_config_crosses_every_reading_with_the_papers_grid():
+    readings = yaml.safe_load((ROOT / "config/experiments/mcfs-readings.yaml").read_text())
+    full = yaml.safe_load(CONFIG.read_text())
+    assert readings["datasets"] == full["datasets"]
+    assert readings["feature_counts"] == full["feature_counts"]
+    assert readings["evaluation"] == full["evaluation"] and readings["graph"] == full["graph"]
+    spec = REGISTRY["mcfs"]
+    grid = readings["methods"]["mcfs"]
+    assert grid["weight, t"] == full["methods"]["mcfs"]["weight, t"]
+    for option in readings["paper"]["readings"]["params"]:
+        assert set(grid[option]) == set(spec.params[option].options), option
+        assert grid[option][0] == spec.defaults[option]  # the default reading comes first
+    settings = expand_grid("mcfs", grid)
+    assert len({setting_id(s) for s in settings}) == 8 * 3 * 2
