@@ -123,12 +123,12 @@ def naive_mcfs(X, S):  # the 50-feature subset
     basis = np.linalg.qr(np.column_stack(blocks))[0][:, :n_comp]
     V[:, : min(n_comp, N_CLUSTERS + 1)] = basis[:, : N_CLUSTERS + 1]
     Y = V[:, 1:] / np.sqrt(deg)[:, None]  # drop the trivial one; y = D^-1/2 v
-    Xc = X - X.mean(axis=0)
     scores = np.zeros(X.shape[1])
-    for y in (Y / np.linalg.norm(Y, axis=0)).T:
-        _, _, coefs = lars_path(Xc, y, method="lasso")  # the whole path
+    for y in Y.T:  # the defaults: raw columns, each eigenvector's coefficients at unit norm
+        _, _, coefs = lars_path(X, y, method="lasso")  # the whole path
         step = np.flatnonzero(np.count_nonzero(coefs, axis=0) <= TOP)[-1]
-        scores = np.maximum(scores, np.abs(coefs[:, step]))
+        a = np.abs(coefs[:, step])
+        scores = np.maximum(scores, a / np.linalg.norm(a))
     return np.argsort(-scores, kind="stable")[:TOP]
 
 
