@@ -30,7 +30,7 @@ from ufsbench.reference import load_reference
 from ufsbench.seeding import derive_seed
 from ufsbench.sparse_graph import build_graph, cluster_with, scores
 from ufsbench.sparse_graph._common import unit_rows
-from ufsbench.sparse_graph.spectral import gaussian_affinity, median_distance
+from ufsbench.sparse_graph.spectral import gaussian_kernel, median_distance
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VALUES = {"sc-width": [0.125, 0.25, 0.5, 1, 2, 4], "srsg-step": [0.99, 4, 16, 64]}
@@ -40,10 +40,11 @@ def graphs(study, X, values):
     """``(method, value, setting id, affinity)`` per value; the default's id is the
     workflow's ("default"), so its seeds and scores are the workflow's."""
     if study == "sc-width":
-        median = median_distance(pairwise_distances(unit_rows(X)))  # SC's default width
+        D = pairwise_distances(unit_rows(X))  # as gaussian_affinity, once for every width
+        median = median_distance(D)  # SC's default width
         for value in values:
             sid = "default" if value == 1 else f"sigma={value:g}xmedian"
-            yield "sc", value, sid, gaussian_affinity(X, sigma=value * median)
+            yield "sc", value, sid, gaussian_kernel(D, value * median)
     else:
         for value in values:
             sid = "default" if value == 0.99 else f"step_scale={value:g}"

@@ -83,8 +83,11 @@ def gaussian_affinity(X, *, sigma="median", normalize=True):
     """
     X = unit_rows(X) if normalize else check_samples(X)
     D = pairwise_distances(X)
-    if sigma == "median":
-        sigma = median_distance(D)
+    return gaussian_kernel(D, median_distance(D) if sigma == "median" else sigma)
+
+
+def gaussian_kernel(D, sigma) -> np.ndarray:
+    """``exp(-D^2 / (2 sigma^2))`` of a pairwise distance matrix, zero diagonal."""
     sigma = float(sigma)
     if not sigma > 0:
         raise ValueError("gaussian_affinity: the kernel width is zero (identical samples?)")
