@@ -109,3 +109,41 @@ def test_evaluate_rejects_selection_of_other_width(data):
     selection = Selection.from_scores(np.arange(7.0))
     with pytest.raises(ValueError, match="the selection ranks 7 features but X has 20"):
         evaluate_selection(X, y, selection, [5], n_clusters=3)
+
+
+def test_evaluate_cache_reuses_repeated_subsets_with_identical_scores(data):
+    """A grid whose settings repeat top-m subsets: cached scores equal uncached ones,
+    and only the distinct (columns, seed) runs are clustered."""
+    X, y, selection = data
+    d = X.shape[1]
+    same = Selection.from_scores(selection.scores.copy())  # same ranking
+    other = Selection.from_scores(-selection.scores + np.arange(d) * 1e-3)  # other ranking
+    # From the planted ranking, only the order below the top 4 differs: top-4 repeat.
+    tail = Selection.from_scores(selection.scores + np.arange(d) * 1e-6)
+    cache, counts = {}, [2, 4, 6]
+    for sel in (selection, same, other, tail):
+        plain = evaluate_selection(X, y, sel, counts, n_clusters=3, repeats=2, seed_key=("c",))
+        cached = evaluate_selection(
+            X, y, sel, counts, n_clusters=3, repeats=2, seed_key=("c",), cache=cache
+        )
+        pd.testing.assert_frame_equal(cached, plain)
+    distinct = {(tuple(sel.top(m)), m) for sel in (selection, same, other, tail) for m in counts}
+    assert len(cache) == 2 * len(distinct) < 2 * 4 * len(counts)
+
+
+def test_evaluate_cache_keeps_seeds_and_kmeans_settings_apart(data):
+    X, y, selection = data
+    cache = {}
+    a = evaluate_selection(X, y, selection, [3], n_clusters=3, repeats=2, seed_key=("a",),
+                           cache=cache)  # fmt: skip
+    b = evaluate_selection(X, y, selection, [3], n_clusters=3, repeats=2, seed_key=("b",),
+                           cache=cache)  # fmt: skip
+    c = evaluate_selection(X, y, selection, [3], n_clusters=3, repeats=2, seed_key=("a",),
+                           n_init=3, cache=cache)  # fmt: skip
+    assert len(cache) == 6  # three keys x two repeats: nothing shared
+    labels = cluster(X[:, selection.top(3)], 3, random_state=derive_seed("b", 3, 1))
+    assert b.loc[1, "acc"] == clustering_accuracy(y, labels)
+    plain = evaluate_selection(X, y, selection, [3], n_clusters=3, repeats=2, seed_key=("a",),
+                               n_init=3)  # fmt: skip
+    pd.testing.assert_frame_equal(c, plain)
+    assert a.shape == b.shape == c.shape

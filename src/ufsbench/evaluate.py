@@ -34,6 +34,7 @@ def evaluate_selection(
     init: str = "random",
     seed_key=(),
     all_features: bool = False,
+    cache: dict | None = None,
 ) -> pd.DataFrame:
     """Cluster the selected features ``repeats`` times at every feature count.
 
@@ -61,6 +62,12 @@ def evaluate_selection(
         ``repeat`` at count ``m`` is ``derive_seed(*seed_key, m, repeat)``.
     all_features : bool, default=False
         Evaluate only ``m = n_features`` on all columns (the AllFea baseline).
+    cache : dict or None, default=None
+        Scores already computed, shared across calls on the same ``X`` and ``y``. A
+        k-means run is fully determined by its columns, its seed and its settings, so a
+        run repeated by another selection (grids often give the same top-m features at
+        many settings) is looked up instead of clustered again; the scores are identical.
+        Under ``shared`` seeding this removes every repeated subset of a grid.
 
     Returns
     -------
@@ -100,28 +107,27 @@ def evaluate_selection(
             raise ValueError("evaluate_selection: feature_counts is missing")
         counts = check_feature_counts(feature_counts, d)
 
+    kmeans = dict(engine=engine, n_init=n_init, max_iter=max_iter, init=init)
+    settings = (n_clusters, *kmeans.values())
     rows = []
     for m in counts:
-        Xm = X if all_features else X[:, selection.top(m)]
+        columns = np.arange(d) if all_features else selection.top(m)
+        Xm = X if all_features else X[:, columns]
+        subset = columns.astype(np.int64).tobytes()
         for repeat in range(repeats):
-            labels = cluster(
-                Xm,
-                n_clusters,
-                engine=engine,
-                n_init=n_init,
-                max_iter=max_iter,
-                init=init,
-                random_state=derive_seed(*seed_key, m, repeat),
-            )
-            rows.append(
-                (
-                    m,
-                    repeat,
+            seed = derive_seed(*seed_key, m, repeat)
+            key = (subset, seed, settings)
+            scores = None if cache is None else cache.get(key)
+            if scores is None:
+                labels = cluster(Xm, n_clusters, random_state=seed, **kmeans)
+                scores = (
                     clustering_accuracy(y, labels),
                     nmi(y, labels, "max"),
                     nmi(y, labels, "sqrt"),
                 )
-            )
+                if cache is not None:
+                    cache[key] = scores
+            rows.append((m, repeat, *scores))
     return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
 
 

@@ -162,7 +162,7 @@ def run_settings(
     from .methods.registry import get_method
 
     spec = get_method(method)
-    selections, frames = {}, []
+    selections, frames, runs = {}, [], {}
     for sid, params, counts in settings:
         _, hyper = spec.split_graph_params(params)
         sel = rank_features(
@@ -176,8 +176,9 @@ def run_settings(
         )
         seed_key = (dataset, method, sid) if seeding == "per_run" else (dataset,)
         rows = evaluate_selection(
-            X, y, sel, counts, n_clusters=n_clusters, seed_key=seed_key, **_kmeans(evaluation)
-        )
+            X, y, sel, counts, n_clusters=n_clusters, seed_key=seed_key, cache=runs,
+            **_kmeans(evaluation),
+        )  # fmt: skip
         if log is not None:
             log.info("%s [%s] at %s: %.3f s, mean ACC %.2f", method, sid, counts, sel.seconds,
                      100 * rows["acc"].mean())  # fmt: skip
