@@ -133,6 +133,49 @@ def test_udfs_matches_dense_iteration():
     np.testing.assert_allclose(ours.scores, row_norms(W), rtol=1e-8)
 
 
+def test_udfs_lowrank_route_matches_dense_iteration():
+    """Where the c smallest eigenvalues are distinct, the Woodbury-LOBPCG route gives the
+    brute-force history and scores of the dense one."""
+    X = np.random.default_rng(2).normal(size=(30, 8))
+    gamma, lam, k, c, n_iter = 0.5, 2.0, 4, 3, 6
+    dense = udfs.select(X, n_clusters=c, gamma=gamma, lam=lam, k=k, max_iter=n_iter, tol=0.0,
+                        eig_solver="dense")  # fmt: skip
+    lowrank = udfs.select(X, n_clusters=c, gamma=gamma, lam=lam, k=k, max_iter=n_iter, tol=0.0,
+                          eig_solver="lowrank")  # fmt: skip
+    np.testing.assert_allclose(lowrank.history, dense.history, rtol=1e-7)
+    np.testing.assert_allclose(lowrank.scores, dense.scores, rtol=1e-6)
+
+
+def test_udfs_smallest_eigenvectors_lowrank_span_the_smallest_eigenspace():
+    rng = np.random.default_rng(3)
+    d, r, c = 60, 10, 4
+    B, e = rng.normal(size=(d, r)), rng.uniform(0.5, 2.0, d)
+    W = udfs.smallest_eigenvectors_lowrank(e, B, c)
+    _, V = np.linalg.eigh(B @ B.T + np.diag(e))
+    np.testing.assert_allclose(W @ W.T, V[:, :c] @ V[:, :c].T, atol=1e-8)
+
+
+def test_udfs_lowrank_repeated_eigenvalue_gives_a_minimising_orthonormal_basis():
+    """D = I and r < d: the null space of B^T is one eigenspace (eigenvalue gamma)."""
+    rng = np.random.default_rng(4)
+    d, r, c, gamma = 80, 10, 5, 0.3
+    B = rng.normal(size=(d, r))
+    W = udfs.smallest_eigenvectors_lowrank(np.full(d, gamma), B, c)
+    np.testing.assert_allclose(W.T @ W, np.eye(c), atol=1e-10)
+    np.testing.assert_allclose(B.T @ W, 0.0, atol=1e-6)  # so (gamma I + B B^T) W = gamma W
+
+
+def test_udfs_auto_route_when_features_outnumber_samples():
+    X = np.random.default_rng(5).normal(size=(20, 100))
+    auto = udfs.select(X, n_clusters=3, gamma=0.5, max_iter=8, tol=0.0)
+    lowrank = udfs.select(X, n_clusters=3, gamma=0.5, max_iter=8, tol=0.0, eig_solver="lowrank")
+    assert np.array_equal(auto.scores, lowrank.scores)  # the same route, deterministic
+    assert np.all(np.diff(lowrank.history) <= 1e-8 * np.abs(lowrank.history[:-1]))
+    assert sorted(lowrank.ranking) == list(range(100))
+    with pytest.raises(ValueError, match="needs gamma > 0"):
+        udfs.select(X, n_clusters=3, gamma=0.0, eig_solver="lowrank")
+
+
 # ---------------------------------------------------------------- brute force: NDFS
 
 

@@ -23,6 +23,14 @@ Solver (iteratively reweighted least squares): starting from ``D = I``, repeat
 until ``max_iter`` iterations or a relative objective change below ``tol``.
 Features are scored by the row norms ``||w_j||``.
 
+Eigenvectors: with ``d`` features and ``n < d`` samples (gene and face data), ``M`` has
+rank at most ``n``. Then ``M = B B^T`` with ``B = X^T R`` (d, r), ``R R^T = L~``; the
+Woodbury identity applies the inverse of ``gamma D + B B^T`` in ``O(d r)``, and LOBPCG
+preconditioned by it replaces the ``O(d^3)`` dense eigendecomposition; ``M`` is never
+formed. Where the c smallest eigenvalues are distinct, both routes compute the same
+subspace, so the same scores (``||w_j||`` depends only on the subspace); ``eig_solver``
+picks the route.
+
 Monotonicity: ``W`` is the exact minimiser over the Stiefel manifold of the quadratic
 surrogate ``tr(W^T (M + gamma D) W)``, and ``w^2 / (2r + eps)`` majorises (up to a
 constant) ``f(w) = w - (eps/2) log(1 + 2w/eps)``, so ``tr(W^T M W) + gamma sum_j f(||w_j||)``
@@ -33,9 +41,12 @@ is non-increasing to rounding. The first entry follows the start ``D = I``.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import eigh
+from scipy.linalg import cho_factor, cho_solve, eigh
+from scipy.sparse.linalg import LinearOperator, lobpcg
 from sklearn.neighbors import NearestNeighbors
 
 from .base import Selection, l21_weights, row_norms
@@ -56,6 +67,7 @@ def select(
     k=5,
     max_iter=20,
     tol=1e-4,
+    eig_solver="auto",
 ) -> Selection:
     """Rank features by the row norms of the UDFS projection matrix.
 
@@ -80,6 +92,12 @@ def select(
         Maximum number of reweighting iterations.
     tol : float, default=1e-4
         Stop when ``|J_prev - J| <= tol * |J_prev|``; 0 runs ``max_iter`` iterations.
+    eig_solver : {"auto", "dense", "lowrank"}, default="auto"
+        How the smallest eigenvectors of ``M + gamma D`` are computed: ``"dense"``, a
+        full ``d x d`` eigendecomposition; ``"lowrank"``, Lanczos on the Woodbury inverse
+        of ``gamma D + B B^T`` (needs ``gamma > 0``); ``"auto"``, low-rank when
+        ``4 n_samples <= n_features`` and ``gamma > 0``. Where the eigenvalues are distinct
+        the scores agree to rounding; see the Notes for ``n_samples < n_features``.
 
     Returns
     -------
@@ -91,29 +109,98 @@ def select(
     ------
     ValueError
         If ``k >= n_samples`` or ``n_clusters > n_features``.
+
+    Notes
+    -----
+    When ``n_samples < n_features``, ``M`` has rank below ``d`` and the first step
+    (``D = I``) is degenerate: every ``c`` orthonormal vectors in the null space of ``M``
+    minimise ``tr(W^T (M + gamma I) W)``. The problem does not say which, so the ranking
+    follows the basis the eigensolver returns (LAPACK's for ``"dense"``, the fixed start
+    block's for ``"lowrank"``), and the two routes rank differently there.
     """
     n, d = X.shape
     if k >= n:
         raise ValueError(f"method 'udfs': k={k} must be < n_samples={n}")
     if n_clusters > d:
         raise ValueError(f"method 'udfs': n_clusters={n_clusters} must be <= n_features={d}")
+    if eig_solver == "auto":
+        # Measured (BLAS on one thread): glioma 50 x 4434, 0.1-0.3 s against 40-170 s dense;
+        # ORL 400 x 1024, 3-6 s against 0.4-1.8 s dense. Low rank pays when M is far from full.
+        eig_solver = "lowrank" if 4 * n <= d and gamma > 0 else "dense"
+    if eig_solver == "lowrank" and not gamma > 0:
+        raise ValueError("method 'udfs': eig_solver='lowrank' needs gamma > 0")
 
     neighbours = local_sets(X, k)
     L_local = local_discriminative_laplacian(X, neighbours, lam)
-    M = X.T @ (L_local @ X)  # (d, d)
-    M = 0.5 * (M + M.T)  # symmetric to rounding, as eigh assumes
+    if eig_solver == "lowrank":
+        B = X.T @ psd_factor(L_local)  # (d, r), M = B B^T
+
+        def quadratic(W):
+            return np.sum((B.T @ W) ** 2)
+
+        def smallest(weights):
+            return smallest_eigenvectors_lowrank(weights, B, n_clusters)
+    else:
+        M = X.T @ (L_local @ X)  # (d, d)
+        M = 0.5 * (M + M.T)  # symmetric to rounding, as eigh assumes
+
+        def quadratic(W):
+            return np.einsum("ij,ij->", W, M @ W)
+
+        def smallest(weights):
+            return eigh(M + np.diag(weights), subset_by_index=[0, n_clusters - 1])[1]
 
     D = np.ones(d)  # start from D = I: W is unknown
     history = []
     for _ in range(max_iter):
-        _, W = eigh(M + np.diag(gamma * D), subset_by_index=[0, n_clusters - 1])
+        W = smallest(gamma * D)
         norms = row_norms(W)
-        objective = np.einsum("ij,ij->", W, M @ W) + gamma * norms.sum()
+        objective = quadratic(W) + gamma * norms.sum()
         history.append(objective)
         D = l21_weights(W)
         if len(history) > 1 and abs(history[-2] - objective) <= tol * abs(history[-2]):
             break
     return Selection.from_scores(norms, history=history)
+
+
+def psd_factor(L) -> np.ndarray:
+    """``R`` (n, r) with ``R R^T = L`` for a symmetric PSD ``L`` (rank ``r``)."""
+    values, vectors = np.linalg.eigh(L.toarray() if sp.issparse(L) else L)
+    keep = values > 1e-12 * max(values.max(), 0.0)
+    return vectors[:, keep] * np.sqrt(values[keep])
+
+
+def smallest_eigenvectors_lowrank(e, B, c) -> np.ndarray:
+    """The ``c`` eigenvectors of ``A = diag(e) + B B^T`` (``e > 0``) with the smallest eigenvalues.
+
+    LOBPCG from a fixed start block, preconditioned by the exact inverse
+    ``A^-1 = E^-1 - E^-1 B (I + B^T E^-1 B)^-1 B^T E^-1`` (Woodbury), so it converges in a
+    few iterations; every product costs ``O(d r)``. A block method, unlike Lanczos, also
+    returns a basis of a repeated eigenvalue: with ``D = I`` and ``r < d``, the null space
+    of ``B^T`` is one eigenspace of ``A``, and any ``c`` orthonormal vectors in it minimise.
+    """
+    d, r = B.shape
+    scaled = B / e[:, None]  # E^-1 B
+    core = cho_factor(np.eye(r) + B.T @ scaled)
+
+    def product(v):
+        v = v.reshape(d, -1)
+        return e[:, None] * v + B @ (B.T @ v)
+
+    def inverse(v):
+        v = v.reshape(d, -1)
+        return v / e[:, None] - scaled @ cho_solve(core, scaled.T @ v)
+
+    A = LinearOperator((d, d), matvec=product, matmat=product, dtype=float)
+    preconditioner = LinearOperator((d, d), matvec=inverse, matmat=inverse, dtype=float)
+    start = np.random.default_rng(0).standard_normal((d, c))  # deterministic start block
+    with warnings.catch_warnings():
+        # Clustered eigenvalues can leave residuals above 1e-8 after maxiter (the block is
+        # then accurate to the cluster, all the ranking needs), and a converged block makes
+        # LOBPCG's Gram matrices ill-conditioned; neither warning asks for action.
+        warnings.simplefilter("ignore")
+        values, vectors = lobpcg(A, start, M=preconditioner, largest=False, tol=1e-8, maxiter=200)
+    return vectors[:, np.argsort(values)]
 
 
 def local_sets(X, k) -> np.ndarray:
