@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from ufsbench.io import load_selections, save_selections, write_table
+from ufsbench.methods.base import Selection
 from ufsbench.methods.registry import get_method
 from ufsbench.plan import expand_grid, setting_id
 from ufsbench.tuning import (
@@ -157,3 +158,15 @@ def test_merge_parts_of_nothing_is_the_empty_search():
                          evaluation=EVALUATION)  # fmt: skip
     sels, scores = merge_parts([empty, empty])
     assert sels == {} and scores.columns.tolist() == empty[1].columns.tolist() and scores.empty
+
+
+def test_selection_file_names_a_stale_setting(tmp_path):
+    """An evaluate job asking a selection file for a setting it lacks (written by an older
+    configuration, kept by --rerun-triggers mtime) gets a message, not a bare KeyError."""
+    path = tmp_path / "selection.npz"
+    save_selections(path, {"gamma=1": Selection.from_scores(np.arange(4.0))})
+    selections = load_selections(path)
+    assert np.array_equal(selections["gamma=1"].ranking, [3, 2, 1, 0])
+    with pytest.raises(LookupError, match=r"no selection for setting 'gamma=2'.*'gamma=1'.*mtime"):
+        selections["gamma=2"]
+    assert "gamma=2" not in selections and selections.get("gamma=2") is None

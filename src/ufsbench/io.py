@@ -125,8 +125,26 @@ def save_selections(path, selections: dict[str, Selection]):
     save_npz(path, **arrays)
 
 
+class SelectionFile(dict):
+    """Selections by setting id, as one select job wrote them; a missing id says why."""
+
+    def __init__(self, path):
+        super().__init__()
+        self.path = path
+
+    def __missing__(self, setting_id):
+        held = ", ".join(map(repr, self)) or "nothing"
+        raise LookupError(
+            f"{self.path} has no selection for setting {setting_id!r} (it holds {held}): "
+            "the file was written by an older configuration or version of the method, which "
+            "a run with --rerun-triggers mtime keeps; delete the file, or rerun without "
+            "--rerun-triggers mtime"
+        )
+
+
 def load_selections(path) -> dict[str, Selection]:
-    out = {}
+    """The selections of :func:`save_selections`, by setting id (a :class:`SelectionFile`)."""
+    out = SelectionFile(path)
     with np.load(path, allow_pickle=False) as f:
         for i, setting in enumerate(f["settings"].tolist()):
             subsets = None
