@@ -25,11 +25,11 @@ Features are scored by the row norms ``||w_j||``.
 
 Eigenvectors: with ``d`` features and ``n < d`` samples (gene and face data), ``M`` has
 rank at most ``n``. Then ``M = B B^T`` with ``B = X^T R`` (d, r), ``R R^T = L~``; the
-Woodbury identity applies the inverse of ``gamma D + B B^T`` in ``O(d r)``, and
-block subspace iteration on it replaces the ``O(d^3)`` dense eigendecomposition; ``M`` is
-never formed. Where the c smallest
-eigenvalues are distinct, both routes compute the same subspace, so the same scores
-(``||w_j||`` depends only on the subspace); ``eig_solver`` picks the route.
+Woodbury identity applies the inverse of ``gamma D + B B^T`` in ``O(d r)``, and block
+subspace iteration on it replaces the ``O(d^3)`` dense eigendecomposition; ``M`` is never
+formed. Where the ``c`` smallest eigenvalues are distinct, both routes compute the same
+subspace, so the same scores (``||w_j||`` depends only on the subspace); ``eig_solver``
+picks the route.
 
 Monotonicity: ``W`` is the exact minimiser over the Stiefel manifold of the quadratic
 surrogate ``tr(W^T (M + gamma D) W)``, and ``w^2 / (2r + eps)`` majorises (up to a
@@ -92,9 +92,10 @@ def select(
     eig_solver : {"auto", "dense", "lowrank"}, default="auto"
         How the smallest eigenvectors of ``M + gamma D`` are computed: ``"dense"``, a
         full ``d x d`` eigendecomposition; ``"lowrank"``, subspace iteration on the
-        Woodbury inverse of ``gamma D + B B^T`` (needs ``gamma > 0``); ``"auto"``, low-rank when
-        ``4 n_samples <= n_features`` and ``gamma > 0``. Where the eigenvalues are distinct
-        the scores agree to rounding; see the Notes for ``n_samples < n_features``.
+        Woodbury inverse of ``gamma D + B B^T`` (needs ``gamma > 0``); ``"auto"``,
+        low-rank when ``4 n_samples <= n_features`` and ``gamma > 0``. Where the
+        eigenvalues are distinct the scores agree to rounding; see the Notes for
+        ``n_samples < n_features``.
 
     Returns
     -------
@@ -121,8 +122,8 @@ def select(
     if n_clusters > d:
         raise ValueError(f"method 'udfs': n_clusters={n_clusters} must be <= n_features={d}")
     if eig_solver == "auto":
-        # Measured (BLAS on one thread): glioma 50 x 4434, 0.1-0.3 s against 40-170 s dense;
-        # ORL 400 x 1024, 3-6 s against 0.4-1.8 s dense. Low rank pays when M is far from full.
+        # benchmarks/bench_udfs_lowrank.py, one thread: glioma (50 x 4434) 7-133x faster than
+        # dense; on ORL (400 x 1024) dense was faster. Low rank pays when M is far from full.
         eig_solver = "lowrank" if 4 * n <= d and gamma > 0 else "dense"
     if eig_solver == "lowrank" and not gamma > 0:
         raise ValueError("method 'udfs': eig_solver='lowrank' needs gamma > 0")
@@ -175,9 +176,10 @@ def smallest_eigenvectors_lowrank(e, B, c, *, tol=1e-9, max_iter=1000, patience=
     fixed start are re-orthonormalised by QR every step; Rayleigh-Ritz on ``A`` gives the
     ``c`` smallest pairs. The iteration stops when every Ritz residual
     ``||A v - theta v||`` is below ``tol`` times the largest of the ``c`` Ritz values, or
-    below the rounding floor ``64 eps ||A v||`` of its own computation, which no step can
-    improve on, or after ``max_iter`` steps. A repeated smallest eigenvalue (``D = I`` and
-    ``r < d``: the null space of ``B^T``) needs no special case: any basis of it is returned.
+    when the largest residual has not decreased for ``patience`` steps (it stalls at the
+    rounding floor, above ``tol``, when ``e`` spans many orders of magnitude), or after
+    ``max_iter`` steps. A repeated smallest eigenvalue (``D = I`` and ``r < d``: the null
+    space of ``B^T``) needs no special case: any basis of it is returned.
     """
     d, r = B.shape
     scaled = B / e[:, None]  # E^-1 B
