@@ -196,6 +196,9 @@ def test_versus_paper_difference_and_companions():
     assert row["difference"] == pytest.approx(1.55) and row["reseed_mean"] == 31.0
     assert row["random_oracle"] == 41.0
     assert "misses the paper by -7.45" in row["notes"] and "RandomSubset" in row["notes"]
+    assert "the paper's cell is 2.55 below our RandomSubset oracle" in row["notes"]
+    above = versus_paper(cells.assign(mean=[40.0, 38.0]), load_reference(REFERENCE))
+    assert "below our RandomSubset" not in above.iloc[0]["notes"]  # paper 38.45 >= 38
 
 
 def test_versus_paper_keeps_the_columns_of_blufs_vs_paper():
