@@ -14,6 +14,7 @@ from scipy.linalg import eigh
 from ufsbench import rank_features
 from ufsbench.graph import knn_graph, laplacian
 from ufsbench.methods import _adaptive_graph, l1ufs, rufs
+from ufsbench.methods._low_rank import woodbury_inverse
 from ufsbench.methods.base import l21_weights, row_norms
 
 # ---------------------------------------------------------------- fixtures
@@ -142,6 +143,33 @@ def test_adaptive_graph_objective_non_increasing_when_guaranteed(method, params,
     history = rank_features(X, method, n_clusters=3, max_iter=15, **params).history
     assert len(history) == 15
     assert np.all(np.diff(history) <= 1e-9 * np.abs(history[:-1]))
+
+
+def test_ulap_lowrank_w_step_gives_the_dense_iterates():
+    """Full-rank X^T L_S X (n > d): the two W-step routes agree to rounding throughout."""
+    X = _blobs(n_per=15, n_blobs=3, d=8, seed=7)
+    runs = {
+        route: rank_features(X, "ulap", n_clusters=3, max_iter=6, gamma=0.5, eig_solver=route)
+        for route in ("dense", "lowrank")
+    }
+    np.testing.assert_allclose(runs["lowrank"].history, runs["dense"].history, rtol=1e-8)
+    np.testing.assert_allclose(runs["lowrank"].scores, runs["dense"].scores, rtol=1e-6)
+
+
+@pytest.mark.parametrize("gamma", [1e-3, 0.1, 10.0])
+def test_ulap_lowrank_objective_non_increasing_with_many_features(gamma):
+    """n << d ("auto" is low rank): every step stays an exact block minimisation."""
+    rng = np.random.default_rng(8)
+    labels = rng.integers(0, 3, 24)
+    X = rng.normal(size=(24, 300))
+    X[:, :6] += 5.0 * np.eye(3)[labels] @ rng.normal(size=(3, 6))
+    auto = rank_features(X, "ulap", n_clusters=3, max_iter=10, gamma=gamma)
+    low = rank_features(X, "ulap", n_clusters=3, max_iter=10, gamma=gamma, eig_solver="lowrank")
+    np.testing.assert_array_equal(auto.scores, low.scores)
+    assert np.all(np.diff(low.history) <= 1e-9 * np.abs(low.history[:-1]))
+    assert sorted(low.ranking) == list(range(300))
+    with pytest.raises(ValueError, match="eig_solver='lowrank' needs gamma > 0"):
+        rank_features(X, "ulap", n_clusters=3, gamma=0.0, eig_solver="lowrank")
 
 
 def test_sogfs_lambda_doubles_or_halves_by_components():
@@ -379,16 +407,20 @@ def _l1ufs_problem(n=30, d=6, seed=0):
     return X, graph, laplacian(graph).toarray(), l1ufs.graph_factor(X, graph), rng
 
 
+@pytest.mark.parametrize("lowrank", [False, True])
 @pytest.mark.parametrize(
     "residual, shape",
-    [("features", (30, 6)), ("features", (12, 20)), ("samples", (30, 6))],  # d < n, d > n
-)
-def test_l1ufs_w_step_solves_each_column_system(residual, shape):
+    [("features", (30, 6)), ("features", (12, 20)), ("samples", (30, 6)), ("samples", (9, 40))],
+)  # d < n, d > n
+def test_l1ufs_w_step_solves_each_column_system(residual, shape, lowrank):
     X, _, L, P, rng = _l1ufs_problem(*shape)
     d = X.shape[1]
     W, Z = rng.normal(size=(d, d)), rng.normal(size=(len(X), d))
     B = X.T @ X
-    new = l1ufs.update_w(X, B, P.T @ P, P, W, Z, lambda2=0.7, mu=2.0, residual=residual)
+    new = l1ufs.update_w(
+        X, None if lowrank else B, None if lowrank else P.T @ P, P, W, Z, lambda2=0.7, mu=2.0,
+        residual=residual, lowrank=lowrank,
+    )  # fmt: skip
     R, q = X - X @ W, l21_weights(W)
     C = 0.7 * np.diag(q) + X.T @ L @ X  # lambda2 Q + (mu / 2) X^T L X
     rhs = P.T @ Z
@@ -401,6 +433,33 @@ def test_l1ufs_w_step_solves_each_column_system(residual, shape):
     for j in range(d):  # the O(d^4) way: one solve per column
         expected = np.linalg.solve(a[j] * B + C, a[j] * B[:, j] + rhs[:, j])
         np.testing.assert_allclose(new[:, j], expected, rtol=1e-7, atol=1e-9)
+
+
+def test_woodbury_inverse_solves_diagonal_plus_low_rank():
+    rng = np.random.default_rng(4)
+    e, B, V = rng.uniform(1e-3, 1e3, size=50), rng.normal(size=(50, 7)), rng.normal(size=(50, 3))
+    solve = woodbury_inverse(e, B)
+    np.testing.assert_allclose(solve(V), np.linalg.solve(np.diag(e) + B @ B.T, V), rtol=1e-8)
+
+
+@pytest.mark.parametrize("residual", ["features", "samples"])
+def test_l1ufs_lowrank_route_gives_the_dense_iterates_with_many_features(residual):
+    X, graph, _, _, _ = _l1ufs_problem(n=12, d=60, seed=5)  # 4 n <= d: "auto" is low rank
+    options = dict(lambda1=0.3, lambda2=0.5, residual=residual, rho=1.1, max_iter=15, tol=0.0)
+    dense = l1ufs.solve(X, graph, **options)
+    low = l1ufs.solve(X, graph, lowrank=True, **options)
+    np.testing.assert_allclose(low.history, dense.history, rtol=1e-6)
+    np.testing.assert_allclose(low.W, dense.W, atol=1e-6 * np.abs(dense.W).max())
+    kwargs = dict(graph=graph, lambda1=0.3, lambda2=0.5, residual=residual, max_iter=15)
+    auto = l1ufs.select(X, **kwargs)
+    np.testing.assert_array_equal(
+        auto.scores, l1ufs.select(X, linear_solver="lowrank", **kwargs).scores
+    )
+    narrow = X[:, :30]  # 4 n > d: "auto" is dense
+    np.testing.assert_array_equal(
+        l1ufs.select(narrow, **kwargs).scores,
+        l1ufs.select(narrow, linear_solver="dense", **kwargs).scores,
+    )
 
 
 def test_l1ufs_numerically_singular_subproblem_gets_a_tiny_ridge():

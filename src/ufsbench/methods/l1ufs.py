@@ -25,13 +25,18 @@ multiplier ``Y``, penalty ``mu``:
   decomposition ``B V = C V diag(theta)``, ``V^T C V = I`` solves all ``d`` columns at once:
   ``(a_j B + C)^-1 = V diag(1 / (a_j theta + 1)) V^T`` -- O(d^3) per iteration, not the O(d^4)
   of ``d`` separate solves. When ``d > n`` the rank-``n`` ``B`` allows a Woodbury form
-  that needs only one Cholesky factorisation of ``C`` (:func:`_columns_low_rank`).
-  (``residual="samples"``: one linear solve.)
+  that needs only ``C^-1`` applied to ``n`` columns (:func:`_columns_low_rank`), from one
+  Cholesky factorisation of ``C`` (O(d^3)) or, with ``linear_solver="lowrank"``, from
+  Woodbury again: ``C`` is a diagonal plus the rank-``n`` ``(mu / 2) P^T P``, so one
+  (n, n) factorisation serves and the iteration costs O(n d^2) (``W`` itself is (d, d)).
+  (``residual="samples"``: one linear solve, diagonal plus rank ``2n`` in the low-rank
+  route.)
 * E-step: ``E = soft(P W + Y / mu, lambda1 / mu)``.
 * ``Y <- Y + mu (P W - E)``; ``mu <- min(rho mu, 1e10)``.
 
 Start: ``W0 = (B + lambda1 X^T L X + lambda2 I)^-1 B``, the minimiser of the all-squared
-version of the objective; ``mu0 = lambda1 / mean |P W0|``, the curvature of the l1 term's
+version of the objective (by Woodbury on the rank-``2n`` ``B + lambda1 X^T L X`` in the
+low-rank route); ``mu0 = lambda1 / mean |P W0|``, the curvature of the l1 term's
 reweighting at a typical entry. Features are ranked by ``||w_i||`` (rows of ``W``).
 
 Notes
@@ -40,7 +45,8 @@ Inexact ADMM with reweighting does not decrease the objective monotonically; the
 objective (the one above, at each iterate ``W``) is logged, and the guarantee tested is
 that each W-step solves its linear system and the E-step its proximal problem. Memory
 and time: ``Phi`` is a dense (n, n) eigenbasis, computed once (O(n^3)); ``W`` is (d, d)
-and each iteration costs O(d^3 + n d^2).
+and each iteration costs O(d^3 + n d^2) in the dense route, O(n d^2) in the low-rank one
+(``benchmarks/bench_l1ufs_lowrank.py``).
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve, eigh
 
 from ..graph import laplacian
+from ._low_rank import woodbury_inverse
 from .base import EPSILON, Selection, l21_weights, row_norms
 
 _MU_MAX = 1e10
@@ -70,6 +77,7 @@ def select(
     rho=1.1,
     max_iter=50,
     tol=0.0,
+    linear_solver="auto",
 ) -> Selection:
     """Rank features by the row norms of the L1UFS self-representation ``W``.
 
@@ -95,12 +103,21 @@ def select(
         Number of iterations.
     tol : float, default=0.0
         Stop when ``|J_prev - J| <= tol * |J_prev|``; 0 runs every iteration.
+    linear_solver : {"auto", "dense", "lowrank"}, default="auto"
+        How the (d, d) systems of ``W0`` and of every W-step are solved: ``"dense"``,
+        factorisations of the (d, d) matrices; ``"lowrank"``, Woodbury through (n, n) or
+        (2n, 2n) factorisations, exact as well (they differ by rounding). ``"auto"``
+        picks ``"lowrank"`` when ``4 n <= d``.
 
     Returns
     -------
     Selection
         ``scores`` are ``||w_i||``; ``history`` is the objective after each iteration.
     """
+    n, d = X.shape
+    if linear_solver == "auto":
+        # benchmarks/bench_l1ufs_lowrank.py: the O(n d^2) route pays when n << d.
+        linear_solver = "lowrank" if 4 * n <= d else "dense"
     result = solve(
         X,
         graph,
@@ -110,6 +127,7 @@ def select(
         rho=rho,
         max_iter=max_iter,
         tol=tol,
+        lowrank=linear_solver == "lowrank",
     )
     return Selection.from_scores(row_norms(result.W), history=result.history)
 
@@ -120,20 +138,42 @@ class L1UFSResult:
     history: np.ndarray  # (n_iter,) objective after each iteration
 
 
-def solve(X, graph, *, lambda1, lambda2, residual, rho, max_iter, tol) -> L1UFSResult:
-    """The ADMM iterations of the module docstring, from ``W0``."""
+def solve(
+    X, graph, *, lambda1, lambda2, residual, rho, max_iter, tol, lowrank=False
+) -> L1UFSResult:
+    """The ADMM iterations of the module docstring, from ``W0``.
+
+    ``lowrank``: solve through Woodbury forms; the (d, d) ``B`` and ``X^T L X`` are then
+    never formed.
+    """
     P = graph_factor(X, graph)  # (n, d)
-    B = X.T @ X  # (d, d)
-    BL = P.T @ P  # X^T L X
     d = X.shape[1]
-    W = np.linalg.solve(B + lambda1 * BL + lambda2 * np.eye(d), B)
+    if lowrank:
+        B = BL = None
+        stacked = np.vstack([X, np.sqrt(lambda1) * P])  # B + lambda1 X^T L X = stacked^T stacked
+        W = woodbury_inverse(np.full(d, float(lambda2)), stacked.T)(X.T) @ X
+    else:
+        B = X.T @ X  # (d, d)
+        BL = P.T @ P  # X^T L X
+        W = np.linalg.solve(B + lambda1 * BL + lambda2 * np.eye(d), B)
     PW = P @ W
     mu = max(lambda1, EPSILON) / max(np.abs(PW).mean(), EPSILON)
     E = PW.copy()
     Y = np.zeros_like(E)
     history = []
     for _ in range(max_iter):
-        W = update_w(X, B, BL, P, W, E - Y / mu, lambda2=lambda2, mu=mu, residual=residual)
+        W = update_w(
+            X,
+            B,
+            BL,
+            P,
+            W,
+            E - Y / mu,
+            lambda2=lambda2,
+            mu=mu,
+            residual=residual,
+            lowrank=lowrank,
+        )
         PW = P @ W
         E = soft_threshold(PW + Y / mu, lambda1 / mu)
         Y += mu * (PW - E)
@@ -158,38 +198,49 @@ def graph_factor(X, graph) -> np.ndarray:
     return np.sqrt(np.maximum(eigenvalues, 0.0))[:, None] * (Phi.T @ X)
 
 
-def update_w(X, B, BL, P, W, Z, *, lambda2, mu, residual):
-    """Exact minimiser of the reweighted W-subproblem (weights from the current ``W``)."""
+def update_w(X, B, BL, P, W, Z, *, lambda2, mu, residual, lowrank=False):
+    """Exact minimiser of the reweighted W-subproblem (weights from the current ``W``).
+
+    ``lowrank``: ``C = lambda2 Q + (mu / 2) P^T P`` is applied through Woodbury (``B`` and
+    ``BL`` may then be None); otherwise it is formed and factorised.
+    """
     R = X - X @ W
     q = l21_weights(W)
-    C = lambda2 * np.diag(q) + 0.5 * mu * BL
-    rhs = 0.5 * mu * (P.T @ Z)  # (d, d)
+    half_mu = 0.5 * mu
+    if lowrank:
+        G = np.sqrt(half_mu) * P  # C = lambda2 Q + G^T G
+        if residual == "samples":
+            a = l21_weights(R)  # one weight per sample
+            solve_a = woodbury_inverse(lambda2 * q, np.vstack([np.sqrt(a)[:, None] * X, G]).T)
+            return solve_a(X.T @ (a[:, None] * X) + half_mu * (P.T @ Z))
+        solve_c = woodbury_inverse(lambda2 * q, G.T)
+        a = l21_weights(R.T)
+        return _columns_low_rank(X, solve_c(X.T), solve_c(P.T), a, half_mu * Z)
+    C = lambda2 * np.diag(q) + half_mu * BL
     if residual == "samples":
         a = l21_weights(R)  # one weight per sample
         Ba = X.T @ (a[:, None] * X)
-        return np.linalg.solve(Ba + C, Ba + rhs)
+        return np.linalg.solve(Ba + C, Ba + half_mu * (P.T @ Z))
     a = l21_weights(R.T)  # one weight per feature (column of R)
     if X.shape[1] > X.shape[0]:
-        return _columns_low_rank(X, P, C, a, 0.5 * mu * Z)
+        _, factor = definite(C)
+        return _columns_low_rank(X, cho_solve(factor, X.T), cho_solve(factor, P.T), a, half_mu * Z)
     theta, V = eigh(B, definite(C)[0])  # B V = C V diag(theta), V^T C V = I
     # Column j: (a_j B + C)^-1 (a_j B e_j + rhs_j) = V diag(1 / (a_j theta + 1)) V^T (...).
-    M = V.T @ (B * a[None, :] + rhs)
+    M = V.T @ (B * a[None, :] + half_mu * (P.T @ Z))
     M /= np.outer(theta, a) + 1.0
     return V @ M
 
 
-def _columns_low_rank(X, P, C, a, Zs):
+def _columns_low_rank(X, CiX, CiP, a, Zs):
     """The per-column systems when ``d > n``: ``B = X^T X`` has rank ``n``, so by Woodbury
 
         (a_j B + C)^-1 = C^-1 - C^-1 X^T (I / a_j + H)^-1 X C^-1,   H = X C^-1 X^T (n, n),
 
     and one eigendecomposition ``H = U diag(s) U^T`` serves every column. The right-hand
-    sides ``a_j B e_j + (P^T Zs)_j`` have rank <= 2n, so every product is O(n d^2) and the
-    only O(d^3) work is one Cholesky factorisation of ``C``.
+    sides ``a_j B e_j + (P^T Zs)_j`` have rank <= 2n, so every product is O(n d^2), given
+    ``CiX = C^-1 X^T`` and ``CiP = C^-1 P^T`` (both (d, n)).
     """
-    _, factor = definite(C)
-    CiX = cho_solve(factor, X.T)  # (d, n) C^-1 X^T
-    CiP = cho_solve(factor, P.T)  # (d, n) C^-1 P^T
     Y = CiX @ (X * a[None, :]) + CiP @ Zs  # (d, d) C^-1 (B diag(a) + P^T Zs)
     s, U = eigh(X @ CiX)  # H, symmetric PSD
     T = U.T @ (X @ Y)  # (n, d)

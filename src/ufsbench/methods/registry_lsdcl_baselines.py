@@ -31,6 +31,7 @@ _ADAPTIVE_OPTIONS = {
     "scale": (Param(str, options=("standardize", "none")), "standardize"),
     "max_iter": (ITERATIONS, 30),
     "tol": (NON_NEGATIVE, 0.0),
+    "eig_solver": (Param(str, options=("auto", "dense", "lowrank")), "auto"),
     "_always": ("gamma", "k", "n_components", "alpha_rule", "max_iter", "tol"),
 }
 
@@ -56,7 +57,7 @@ SPECS: list[MethodSpec] = [
         name="ulap",
         title="ULAP",
         module="ulap",
-        **options_of(_ADAPTIVE_OPTIONS),
+        **options_of(_ADAPTIVE_OPTIONS, "eig_solver"),
         grid={"gamma": _DECADES},
         needs_n_clusters=True,
         iterative=True,
@@ -124,6 +125,7 @@ SPECS: list[MethodSpec] = [
             "rho": Param(float, low=1.0),
             "max_iter": ITERATIONS,
             "tol": NON_NEGATIVE,
+            "linear_solver": Param(str, options=("auto", "dense", "lowrank")),
         },
         defaults={
             "lambda1": 1.0,
@@ -132,6 +134,7 @@ SPECS: list[MethodSpec] = [
             "rho": 1.1,
             "max_iter": 50,
             "tol": 0.0,
+            "linear_solver": "auto",
         },
         grid={"lambda1": _DECADES, "lambda2": _DECADES},
         graph="binary",

@@ -43,9 +43,10 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import cho_factor, cho_solve, eigh
+from scipy.linalg import eigh
 from sklearn.neighbors import NearestNeighbors
 
+from ._low_rank import psd_factor, smallest_eigenvectors_lowrank
 from .base import Selection, l21_weights, row_norms
 
 # Bytes of local blocks (n_chunk, k+1, d) held at once while assembling L~.
@@ -122,7 +123,7 @@ def select(
     if n_clusters > d:
         raise ValueError(f"method 'udfs': n_clusters={n_clusters} must be <= n_features={d}")
     if eig_solver == "auto":
-        # benchmarks/bench_udfs_lowrank.py, one thread: glioma (50 x 4434) 7-133x faster than
+        # benchmarks/bench_lowrank.py, one thread: glioma (50 x 4434) 7-133x faster than
         # dense; on ORL (400 x 1024) dense was faster. Low rank pays when M is far from full.
         eig_solver = "lowrank" if 4 * n <= d and gamma > 0 else "dense"
     if eig_solver == "lowrank" and not gamma > 0:
@@ -159,44 +160,6 @@ def select(
         if len(history) > 1 and abs(history[-2] - objective) <= tol * abs(history[-2]):
             break
     return Selection.from_scores(norms, history=history)
-
-
-def psd_factor(L) -> np.ndarray:
-    """``R`` (n, r) with ``R R^T = L`` for a symmetric PSD ``L`` (rank ``r``)."""
-    values, vectors = np.linalg.eigh(L.toarray() if sp.issparse(L) else L)
-    keep = values > 1e-12 * max(values.max(), 0.0)
-    return vectors[:, keep] * np.sqrt(values[keep])
-
-
-def smallest_eigenvectors_lowrank(e, B, c, *, tol=1e-9, max_iter=1000, patience=5) -> np.ndarray:
-    """The ``c`` eigenvectors of ``A = diag(e) + B B^T`` (``e > 0``) with the smallest eigenvalues.
-
-    Block subspace iteration on ``A^-1 = E^-1 - E^-1 B (I + B^T E^-1 B)^-1 B^T E^-1``
-    (Woodbury: each product costs ``O(d r)`` per column). ``p = 2c + 10`` columns from a
-    fixed start are re-orthonormalised by QR every step; Rayleigh-Ritz on ``A`` gives the
-    ``c`` smallest pairs. The iteration stops when every Ritz residual
-    ``||A v - theta v||`` is below ``tol`` times the largest of the ``c`` Ritz values, or
-    when the largest residual has not decreased for ``patience`` steps (it stalls at the
-    rounding floor, above ``tol``, when ``e`` spans many orders of magnitude), or after
-    ``max_iter`` steps. A repeated smallest eigenvalue (``D = I`` and ``r < d``: the null
-    space of ``B^T``) needs no special case: any basis of it is returned.
-    """
-    d, r = B.shape
-    scaled = B / e[:, None]  # E^-1 B
-    core = cho_factor(np.eye(r) + B.T @ scaled)
-    p = min(d, 2 * c + 10)
-    Q = np.linalg.qr(np.random.default_rng(0).standard_normal((d, p)))[0]  # fixed start
-    best, stalled = np.inf, 0
-    for _ in range(max_iter):
-        Q = np.linalg.qr(Q / e[:, None] - scaled @ cho_solve(core, scaled.T @ Q))[0]
-        AQ = e[:, None] * Q + B @ (B.T @ Q)
-        theta, U = eigh(Q.T @ AQ)  # ascending Ritz values
-        V, AV = Q @ U[:, :c], AQ @ U[:, :c]
-        residual = np.linalg.norm(AV - V * theta[:c], axis=0).max()
-        best, stalled = (residual, 0) if residual < best else (best, stalled + 1)
-        if residual <= tol * theta[c - 1] or stalled >= patience:
-            break
-    return V
 
 
 def local_sets(X, k) -> np.ndarray:

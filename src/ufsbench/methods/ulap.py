@@ -38,6 +38,7 @@ def select(
     alpha_rule="mean",
     max_iter=30,
     tol=0.0,
+    eig_solver="auto",
 ) -> Selection:
     """Rank features by the row norms of the ULAP projection ``W``.
 
@@ -65,6 +66,13 @@ def select(
         Number of iterations.
     tol : float, default=0.0
         Stop when ``|J_prev - J| <= tol * |J_prev|``; 0 runs ``max_iter`` iterations.
+    eig_solver : {"auto", "dense", "lowrank"}, default="auto"
+        The W-step's eigenvectors: ``"dense"``, ``eigh`` of the (d, d) matrix;
+        ``"lowrank"``, subspace iteration on its Woodbury inverse (needs ``gamma > 0``);
+        ``"auto"``, ``"lowrank"`` when ``4 n <= d`` and ``gamma > 0``. Where the smallest
+        eigenvalues are distinct both give the same ``W`` up to rounding; with ``n < d``
+        the first W-step (``Q = I``) is degenerate, as in UDFS, and the two pick different
+        bases of the same eigenspace.
 
     Returns
     -------
@@ -74,10 +82,17 @@ def select(
     Raises
     ------
     ValueError
-        If ``k >= n_samples - 1`` or ``n_components > n_features``.
+        If ``k >= n_samples - 1``, ``n_components > n_features``, or ``eig_solver`` is
+        ``"lowrank"`` with ``gamma = 0``.
     """
-    m = min(n_clusters, X.shape[1]) if n_components is None else n_components
+    n, d = X.shape
+    m = min(n_clusters, d) if n_components is None else n_components
     _adaptive_graph.check_sizes("ulap", X, k=k, n_components=m, n_clusters=None)
+    if eig_solver == "auto":
+        # benchmarks/bench_lowrank.py: as for UDFS, low rank pays when n << d.
+        eig_solver = "lowrank" if 4 * n <= d and gamma > 0 else "dense"
+    if eig_solver == "lowrank" and not gamma > 0:
+        raise ValueError("method 'ulap': eig_solver='lowrank' needs gamma > 0")
     result = _adaptive_graph.solve(
         X,
         n_components=m,
@@ -88,5 +103,6 @@ def select(
         max_iter=max_iter,
         tol=tol,
         random_state=random_state,
+        eig_solver=eig_solver,
     )
     return Selection.from_scores(row_norms(result.W), history=result.history)
