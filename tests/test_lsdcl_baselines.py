@@ -421,6 +421,8 @@ def test_l1ufs_w_step_solves_each_column_system(residual, shape, lowrank):
         X, None if lowrank else B, None if lowrank else P.T @ P, P, W, Z, lambda2=0.7, mu=2.0,
         residual=residual, lowrank=lowrank,
     )  # fmt: skip
+    if lowrank:
+        new = new.toarray()
     R, q = X - X @ W, l21_weights(W)
     C = 0.7 * np.diag(q) + X.T @ L @ X  # lambda2 Q + (mu / 2) X^T L X
     rhs = P.T @ Z
@@ -442,6 +444,18 @@ def test_woodbury_inverse_solves_diagonal_plus_low_rank():
     np.testing.assert_allclose(solve(V), np.linalg.solve(np.diag(e) + B @ B.T, V), rtol=1e-8)
 
 
+def test_l1ufs_low_rank_matrix_multiplies_and_keeps_row_norms():
+    rng = np.random.default_rng(9)
+    left, right = rng.normal(size=(40, 6)), rng.normal(size=(6, 40))
+    left[::3] *= 1e-9  # rows of very different sizes
+    W = l1ufs.LowRankMatrix(left, right)
+    M = rng.normal(size=(5, 40))
+    np.testing.assert_allclose(M @ W, M @ (left @ right), rtol=1e-12)
+    G = W.gram_factor()
+    np.testing.assert_allclose(G @ G.T, W.toarray() @ W.toarray().T, atol=1e-12)
+    np.testing.assert_allclose(row_norms(G), row_norms(left @ right), rtol=1e-10)
+
+
 @pytest.mark.parametrize("residual", ["features", "samples"])
 def test_l1ufs_lowrank_route_gives_the_dense_iterates_with_many_features(residual):
     X, graph, _, _, _ = _l1ufs_problem(n=12, d=60, seed=5)  # 4 n <= d: "auto" is low rank
@@ -449,7 +463,11 @@ def test_l1ufs_lowrank_route_gives_the_dense_iterates_with_many_features(residua
     dense = l1ufs.solve(X, graph, **options)
     low = l1ufs.solve(X, graph, lowrank=True, **options)
     np.testing.assert_allclose(low.history, dense.history, rtol=1e-6)
-    np.testing.assert_allclose(low.W, dense.W, atol=1e-6 * np.abs(dense.W).max())
+    assert isinstance(low.W, l1ufs.LowRankMatrix)  # the (d, d) W is never formed
+    np.testing.assert_allclose(low.W.toarray(), dense.W, atol=1e-6 * np.abs(dense.W).max())
+    np.testing.assert_allclose(
+        row_norms(l1ufs.rows(low.W)), row_norms(dense.W), rtol=1e-6, atol=1e-9
+    )
     kwargs = dict(graph=graph, lambda1=0.3, lambda2=0.5, residual=residual, max_iter=15)
     auto = l1ufs.select(X, **kwargs)
     np.testing.assert_array_equal(

@@ -28,9 +28,11 @@ multiplier ``Y``, penalty ``mu``:
   that needs only ``C^-1`` applied to ``n`` columns (:func:`_columns_low_rank`), from one
   Cholesky factorisation of ``C`` (O(d^3)) or, with ``linear_solver="lowrank"``, from
   Woodbury again: ``C`` is a diagonal plus the rank-``n`` ``(mu / 2) P^T P``, so one
-  (n, n) factorisation serves and the iteration costs O(n d^2) (``W`` itself is (d, d)).
-  (``residual="samples"``: one linear solve, diagonal plus rank ``2n`` in the low-rank
-  route.)
+  (n, n) factorisation serves. Every column of the new ``W`` then lies in the span of
+  ``C^-1 [X^T, P^T]``, so the low-rank route keeps ``W = F K`` as its factors
+  (:class:`LowRankMatrix`, ``F`` (d, 2n), ``K`` (2n, d)) and an iteration costs
+  O(n^2 d): the (d, d) ``W`` is never formed. (``residual="samples"``: one linear solve,
+  a diagonal plus rank ``2n`` in the low-rank route, whose ``W`` is factored alike.)
 * E-step: ``E = soft(P W + Y / mu, lambda1 / mu)``.
 * ``Y <- Y + mu (P W - E)``; ``mu <- min(rho mu, 1e10)``.
 
@@ -44,9 +46,9 @@ Notes
 Inexact ADMM with reweighting does not decrease the objective monotonically; the recorded
 objective (the one above, at each iterate ``W``) is logged, and the guarantee tested is
 that each W-step solves its linear system and the E-step its proximal problem. Memory
-and time: ``Phi`` is a dense (n, n) eigenbasis, computed once (O(n^3)); ``W`` is (d, d)
-and each iteration costs O(d^3 + n d^2) in the dense route, O(n d^2) in the low-rank one
-(``benchmarks/bench_l1ufs_lowrank.py``).
+and time: ``Phi`` is a dense (n, n) eigenbasis, computed once (O(n^3)); in the dense route
+``W`` is (d, d) and each iteration costs O(d^3 + n d^2), in the low-rank one O(n^2 d)
+with O(n d) memory (``benchmarks/bench_lowrank.py``).
 """
 
 from __future__ import annotations
@@ -129,13 +131,45 @@ def select(
         tol=tol,
         lowrank=linear_solver == "lowrank",
     )
-    return Selection.from_scores(row_norms(result.W), history=result.history)
+    return Selection.from_scores(row_norms(rows(result.W)), history=result.history)
 
 
 @dataclass(frozen=True)
 class L1UFSResult:
-    W: np.ndarray  # (d, d) self-representation
+    W: np.ndarray | LowRankMatrix  # (d, d) self-representation (factored: low-rank route)
     history: np.ndarray  # (n_iter,) objective after each iteration
+
+
+@dataclass(frozen=True)
+class LowRankMatrix:
+    """``W = left @ right`` kept as its factors, ``left`` (d, r) and ``right`` (r, d).
+
+    ``M @ W`` multiplies through the factors (O(r d) per row of ``M``).
+    """
+
+    left: np.ndarray
+    right: np.ndarray
+    __array_ufunc__ = None  # ndarray @ LowRankMatrix defers to __rmatmul__
+
+    def __rmatmul__(self, M):
+        return (M @ self.left) @ self.right
+
+    def gram_factor(self) -> np.ndarray:
+        """``G`` (d, r) with ``G G^T = W W^T``: the rows of ``W`` up to a rotation.
+
+        From ``right^T = Q R`` (thin QR, ``Q`` orthonormal): ``W = left R^T Q^T``, so
+        ``G = left R^T`` has the row norms and inner products of ``W``, each computed as
+        accurately as from ``W`` itself (no squared Gram matrix).
+        """
+        return self.left @ np.linalg.qr(self.right.T, mode="r").T
+
+    def toarray(self) -> np.ndarray:
+        return self.left @ self.right
+
+
+def rows(W) -> np.ndarray:
+    """A matrix with the row norms of ``W`` (``W`` itself, or a factored ``W``'s Gram factor)."""
+    return W.gram_factor() if isinstance(W, LowRankMatrix) else W
 
 
 def solve(
@@ -143,15 +177,15 @@ def solve(
 ) -> L1UFSResult:
     """The ADMM iterations of the module docstring, from ``W0``.
 
-    ``lowrank``: solve through Woodbury forms; the (d, d) ``B`` and ``X^T L X`` are then
-    never formed.
+    ``lowrank``: solve through Woodbury forms, with ``W`` factored; ``W``, ``B`` and
+    ``X^T L X`` are then never formed.
     """
     P = graph_factor(X, graph)  # (n, d)
     d = X.shape[1]
     if lowrank:
         B = BL = None
         stacked = np.vstack([X, np.sqrt(lambda1) * P])  # B + lambda1 X^T L X = stacked^T stacked
-        W = woodbury_inverse(np.full(d, float(lambda2)), stacked.T)(X.T) @ X
+        W = LowRankMatrix(woodbury_inverse(np.full(d, float(lambda2)), stacked.T)(X.T), X)
     else:
         B = X.T @ X  # (d, d)
         BL = P.T @ P  # X^T L X
@@ -201,21 +235,24 @@ def graph_factor(X, graph) -> np.ndarray:
 def update_w(X, B, BL, P, W, Z, *, lambda2, mu, residual, lowrank=False):
     """Exact minimiser of the reweighted W-subproblem (weights from the current ``W``).
 
-    ``lowrank``: ``C = lambda2 Q + (mu / 2) P^T P`` is applied through Woodbury (``B`` and
-    ``BL`` may then be None); otherwise it is formed and factorised.
+    ``lowrank``: ``C = lambda2 Q + (mu / 2) P^T P`` is applied through Woodbury and the
+    new ``W`` is returned factored (``B`` and ``BL`` may then be None); otherwise ``C`` is
+    formed and factorised.
     """
     R = X - X @ W
-    q = l21_weights(W)
+    q = l21_weights(rows(W))
     half_mu = 0.5 * mu
     if lowrank:
         G = np.sqrt(half_mu) * P  # C = lambda2 Q + G^T G
         if residual == "samples":
             a = l21_weights(R)  # one weight per sample
             solve_a = woodbury_inverse(lambda2 * q, np.vstack([np.sqrt(a)[:, None] * X, G]).T)
-            return solve_a(X.T @ (a[:, None] * X) + half_mu * (P.T @ Z))
+            # X^T diag(a) X + (mu / 2) P^T Z = [X^T, P^T] [diag(a) X; (mu / 2) Z]
+            left = solve_a(np.hstack([X.T, P.T]))
+            return LowRankMatrix(left, np.vstack([a[:, None] * X, half_mu * Z]))
         solve_c = woodbury_inverse(lambda2 * q, G.T)
         a = l21_weights(R.T)
-        return _columns_low_rank(X, solve_c(X.T), solve_c(P.T), a, half_mu * Z)
+        return _columns_factored(X, solve_c(X.T), solve_c(P.T), a, half_mu * Z)
     C = lambda2 * np.diag(q) + half_mu * BL
     if residual == "samples":
         a = l21_weights(R)  # one weight per sample
@@ -248,6 +285,20 @@ def _columns_low_rank(X, CiX, CiP, a, Zs):
     return Y - (CiX @ U) @ T
 
 
+def _columns_factored(X, CiX, CiP, a, Zs) -> LowRankMatrix:
+    """:func:`_columns_low_rank` with ``W`` factored: ``Y = [CiX, CiP] [X diag(a); Zs]`` and
+    ``W = Y - CiX U T = [CiX, CiP] [X diag(a) - U T; Zs]``, each product O(n^2 d)."""
+    n = X.shape[0]
+    left = np.hstack([CiX, CiP])  # (d, 2n)
+    right = np.vstack([X * a[None, :], Zs])  # (2n, d)
+    XL = X @ left  # (n, 2n); its first n columns are H = X C^-1 X^T
+    s, U = eigh(XL[:, :n])
+    T = U.T @ (XL @ right)  # (n, d) U^T X Y
+    T /= 1.0 / a[None, :] + s[:, None]
+    right[:n] -= U @ T
+    return LowRankMatrix(left, right)
+
+
 def definite(C):
     """``(C, cho_factor(C))``, ``C = lambda2 Q + (mu / 2) X^T L X`` made numerically definite.
 
@@ -269,4 +320,4 @@ def soft_threshold(M, threshold):
 def objective(X, W, PW, lambda1, lambda2, residual) -> float:
     R = X - X @ W
     fit = row_norms(R).sum() if residual == "samples" else row_norms(R.T).sum()
-    return float(fit + lambda1 * np.abs(PW).sum() + lambda2 * row_norms(W).sum())
+    return float(fit + lambda1 * np.abs(PW).sum() + lambda2 * row_norms(rows(W)).sum())
