@@ -451,7 +451,7 @@ def test_l1ufs_low_rank_matrix_multiplies_and_keeps_row_norms():
     W = l1ufs.LowRankMatrix(left, right)
     M = rng.normal(size=(5, 40))
     np.testing.assert_allclose(M @ W, M @ (left @ right), rtol=1e-12)
-    G = W.gram_factor()
+    G = W.gram_factor
     np.testing.assert_allclose(G @ G.T, W.toarray() @ W.toarray().T, atol=1e-12)
     np.testing.assert_allclose(row_norms(G), row_norms(left @ right), rtol=1e-10)
 

@@ -54,6 +54,7 @@ with O(n d) memory (``benchmarks/bench_lowrank.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve, eigh
@@ -154,6 +155,7 @@ class LowRankMatrix:
     def __rmatmul__(self, M):
         return (M @ self.left) @ self.right
 
+    @cached_property  # the W-step's weights and the objective both read it
     def gram_factor(self) -> np.ndarray:
         """``G`` (d, r) with ``G G^T = W W^T``: the rows of ``W`` up to a rotation.
 
@@ -169,7 +171,7 @@ class LowRankMatrix:
 
 def rows(W) -> np.ndarray:
     """A matrix with the row norms of ``W`` (``W`` itself, or a factored ``W``'s Gram factor)."""
-    return W.gram_factor() if isinstance(W, LowRankMatrix) else W
+    return W.gram_factor if isinstance(W, LowRankMatrix) else W
 
 
 def solve(
