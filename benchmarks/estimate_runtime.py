@@ -76,16 +76,15 @@ def main():
     total = 0.0
     missing = []
     by_method = defaultdict(float)
-    for dataset in plan.datasets:
-        for method in plan.methods:
-            n = len(plan.settings[method])
-            part = per[(per["dataset"] == dataset) & (per["method"] == method)]
-            if part.empty:
-                missing.append(f"{dataset}/{method}")
-                continue
-            seconds = float(part["per_setting"].sum()) * n
-            by_method[method] += seconds
-            total += seconds
+    for dataset, method in plan.runs():
+        n = len(plan.settings[method])
+        part = per[(per["dataset"] == dataset) & (per["method"] == method)]
+        if part.empty:
+            missing.append(f"{dataset}/{method}")
+            continue
+        seconds = float(part["per_setting"].sum()) * n
+        by_method[method] += seconds
+        total += seconds
     print(f"target: {args.config} ({len(plan.datasets)} datasets, {len(plan.methods)} methods)")
     for method, seconds in sorted(by_method.items(), key=lambda kv: -kv[1]):
         print(f"  {method:<10} {seconds / 3600:8.2f} core-hours")

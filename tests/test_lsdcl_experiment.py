@@ -72,6 +72,15 @@ def wine_run(tmp_path_factory, mirror):
     return workdir, config
 
 
+def test_ablations_run_only_on_their_figures_dataset(wine_run):
+    workdir, config = wine_run
+    assert config["methods"]["lsdcl_m1"]["datasets"] == ["coil20"]
+    assert (workdir / "results" / "wine" / "lsdcl").is_dir()
+    assert not (workdir / "results" / "wine" / "lsdcl_m1").exists()
+    scores = pd.read_csv(workdir / "results" / "tables" / "scores.tsv", sep="\t")
+    assert "lsdcl_m1" not in set(scores["method"]) and "lsdcl" in set(scores["method"])
+
+
 def test_paper_tables_are_well_formed(wine_run):
     workdir, config = wine_run
     tables = workdir / "results" / "tables"

@@ -86,6 +86,28 @@ def test_random_draws_match_another_methods_grid():
     assert sum(s.in_grid for s in plan.settings["random"]) == 3
 
 
+def test_method_datasets_restrict_the_runs_and_leave_the_grid_alone():
+    plan = make_plan(
+        datasets=["toy", "small"],
+        methods={
+            "random": {"draws": "max"},
+            "allfea": {},
+            "lapscore": {"datasets": ["small", "target"], "t": [0.5, 1.0, 2.0]},
+        },
+    )
+    # "target" is registered but not in this run: ignored, as for subset runs
+    assert plan.method_datasets == {
+        "random": ["toy", "small"], "allfea": ["toy", "small"], "lapscore": ["small"]
+    }  # fmt: skip
+    assert plan.runs() == [
+        ("toy", "random"), ("toy", "allfea"), ("small", "random"), ("small", "allfea"),
+        ("small", "lapscore"),
+    ]  # fmt: skip
+    assert [s.params["t"] for s in plan.settings["lapscore"] if s.in_grid] == [0.5, 1.0, 2.0]
+    assert sum(s.in_grid for s in plan.settings["random"]) == 3  # draws: max sees the grid
+    assert all("datasets" not in s.id for s in plan.settings["lapscore"])
+
+
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
@@ -107,6 +129,11 @@ def test_random_draws_match_another_methods_grid():
         ),
         ({"methods": {"ndfs": {"alpha": [-1.0]}}}, r"method 'ndfs': parameter 'alpha' must be > 0"),
         ({"methods": {"random": {"draws": "nothing"}}}, r"draws='nothing' must be"),
+        (
+            {"methods": {"lapscore": {"datasets": ["toy", "nope"]}}},
+            r"method 'lapscore': unknown dataset\(s\) in 'datasets': \['nope'\]",
+        ),
+        ({"methods": {"lapscore": {"datasets": []}}}, r"'datasets' must be a non-empty list"),
         (
             {"datasets": ["small"], "feature_counts": {"small": [1, 9]}},
             r"dataset 'small': cannot select 9 features, the dataset has 5",

@@ -63,6 +63,25 @@ def command_line_methods(config_files, overrides=None) -> dict | None:
     return methods
 
 
+def split_method_datasets(method: str, grid, registry) -> tuple[dict, list[str] | None]:
+    """A method's grid without its reserved ``datasets`` key, and that key's list.
+
+    ``datasets: [coil20]`` runs the method on those datasets only (e.g. ablation variants
+    needed by one figure); names outside the run's ``datasets`` are ignored, so subset
+    runs keep working. None when the key is absent: every dataset.
+    """
+    grid = dict(grid or {})
+    only = grid.pop("datasets", None)
+    if only is None:
+        return grid, None
+    if not isinstance(only, list | tuple) or not only:
+        raise ValueError(f"method {method!r}: 'datasets' must be a non-empty list of names")
+    unknown = [name for name in only if name not in registry]
+    if unknown:
+        raise ValueError(f"method {method!r}: unknown dataset(s) in 'datasets': {unknown}")
+    return grid, list(only)
+
+
 def expand_grid(method: str, grid: dict) -> list[dict]:
     """The product of a grid; a key ``"a, b"`` takes tuples of coupled values."""
     axes = []
@@ -118,11 +137,14 @@ class Plan:
         self.chunk_size = int(config.get("chunk_size", 50))
         self.specs: dict[str, MethodSpec] = {}
         self.settings: dict[str, list[Setting]] = {}
-        grids = config["methods"]
-        for name in grids:
+        self.method_datasets: dict[str, list[str]] = {}
+        grids = {}
+        for name, grid in config["methods"].items():
             self.specs[name] = get_method(name)
+            grids[name], only = split_method_datasets(name, grid, registry)
+            self.method_datasets[name] = [d for d in self.datasets if only is None or d in only]
         for name, grid in grids.items():
-            self.settings[name] = self._settings(self.specs[name], grid or {}, grids)
+            self.settings[name] = self._settings(self.specs[name], grid, grids)
         for dataset in self.datasets:
             self.feature_counts(dataset)
 
@@ -178,6 +200,15 @@ class Plan:
     @property
     def methods(self) -> list[str]:
         return list(self.settings)
+
+    def runs(self) -> list[tuple[str, str]]:
+        """The (dataset, method) pairs of the run: every method on its datasets."""
+        return [
+            (dataset, method)
+            for dataset in self.datasets
+            for method in self.methods
+            if dataset in self.method_datasets[method]
+        ]
 
     def chunks(self, method: str) -> dict[str, list[Setting]]:
         """Settings grouped into jobs: ``{"c0": [...], "c1": [...]}``."""

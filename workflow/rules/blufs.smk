@@ -375,11 +375,7 @@ rule blufs_runtime:
 
 rule blufs_table8:
     input:
-        expand(
-            "results/{dataset}/{method}/runtime.tsv",
-            dataset=PLAN.datasets,
-            method=runtime_methods(),
-        ),
+        [f"{stem}/runtime.tsv" for stem in runs_of(runtime_methods())],
     output:
         tsv="results/tables/blufs_table8.tsv",
         md=report(

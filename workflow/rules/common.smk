@@ -143,8 +143,7 @@ def _method_code(method):
 def all_scores():
     return [
         f"results/{dataset}/{method}/{chunk}/scores.tsv"
-        for dataset in PLAN.datasets
-        for method in PLAN.methods
+        for dataset, method in PLAN.runs()
         for chunk in PLAN.chunks(method)
     ] + stage2_scores()
 
@@ -152,22 +151,25 @@ def all_scores():
 def iterative_sources():
     """Selection files of iterative methods, with what each holds."""
     sources = []
-    for dataset in PLAN.datasets:
-        for method in PLAN.methods:
-            if not PLAN.specs[method].iterative:
-                continue
-            default = next((s.id for s in PLAN.settings[method] if s.is_default), None)
-            for chunk in PLAN.chunks(method):
-                path = f"results/{dataset}/{method}/{chunk}/selection.npz"
-                sources.append(
-                    {
-                        "path": path,
-                        "dataset": dataset,
-                        "method": method,
-                        "default": default,
-                    }
-                )
+    for dataset, method in PLAN.runs():
+        if not PLAN.specs[method].iterative:
+            continue
+        default = next((s.id for s in PLAN.settings[method] if s.is_default), None)
+        for chunk in PLAN.chunks(method):
+            path = f"results/{dataset}/{method}/{chunk}/selection.npz"
+            sources.append(
+                {"path": path, "dataset": dataset, "method": method, "default": default}
+            )
     return sources
+
+
+def runs_of(methods):
+    """Result stems ``results/{dataset}/{method}`` of the run, for these methods."""
+    return [
+        f"results/{dataset}/{method}"
+        for dataset, method in PLAN.runs()
+        if method in methods
+    ]
 
 
 def iterative_selections():
@@ -260,11 +262,7 @@ def two_stage_methods():
 
 
 def stage2_scores():
-    return [
-        f"results/{dataset}/{method}/stage2/scores.tsv"
-        for dataset in PLAN.datasets
-        for method in two_stage_methods()
-    ]
+    return [f"{stem}/stage2/scores.tsv" for stem in runs_of(two_stage_methods())]
 
 
 def method_selections(wildcards):
@@ -323,19 +321,11 @@ def notes_input(path):
 def reseed_outputs():
     if not BLUFS.get("reseeds"):
         return []
-    return expand(
-        "results/{dataset}/{method}/reseed.tsv",
-        dataset=PLAN.datasets,
-        method=[m for m in BLUFS.get("reseed_methods", []) if m in PLAN.methods],
-    )
+    return [f"{stem}/reseed.tsv" for stem in runs_of(BLUFS.get("reseed_methods", []))]
 
 
 def knn_outputs():
-    return expand(
-        "results/{dataset}/{method}/knn.tsv",
-        dataset=PLAN.datasets,
-        method=selection_methods(),
-    )
+    return [f"{stem}/knn.tsv" for stem in runs_of(selection_methods())]
 
 
 def synthetic_outputs():
@@ -348,7 +338,9 @@ def synthetic_outputs():
 
 
 def figure_datasets(kind):
-    return [d for d in BLUFS.get("figures", {}).get(kind, []) if d in PLAN.datasets]
+    """Datasets of a BLUFS figure on which BLUFS runs."""
+    wanted = BLUFS.get("figures", {}).get(kind, [])
+    return [d for d in wanted if d in PLAN.method_datasets.get("blufs", PLAN.datasets)]
 
 
 def runtime_methods():

@@ -25,9 +25,18 @@ def paper_methods():
     return [m for m in PAPER.get("methods", PLAN.methods) if m in PLAN.methods]
 
 
+def datasets_of(methods, wanted=None):
+    """The datasets (of ``wanted``, else of the run) on which every one of ``methods`` runs."""
+    return [
+        d
+        for d in (PLAN.datasets if wanted is None else wanted)
+        if all(m in PLAN.methods and d in PLAN.method_datasets[m] for m in methods)
+    ]
+
+
 def ablation_datasets():
-    wanted = PAPER.get("ablation", {}).get("datasets", [])
-    return [d for d in wanted if d in PLAN.datasets]
+    ablation = PAPER.get("ablation", {})
+    return datasets_of(ablation.get("methods", []), ablation.get("datasets", []))
 
 
 def sensitivity_method():
@@ -39,7 +48,7 @@ def convergence_datasets():
     conv = PAPER.get("convergence", {})
     if conv.get("method") not in PLAN.methods:
         return []
-    return [d for d in conv.get("datasets", []) if d in PLAN.datasets]
+    return datasets_of([conv["method"]], conv.get("datasets", []))
 
 
 def readings_method():
@@ -114,7 +123,7 @@ def paper_outputs():
         outputs += expand(
             "results/figures/{paper}/sensitivity_{dataset}.png",
             paper=paper,
-            dataset=PLAN.datasets,
+            dataset=datasets_of([sensitivity_method()]),
         )
     if readings_method():
         outputs.append(f"results/tables/{paper}_readings.tsv")
