@@ -46,7 +46,7 @@ import scipy.sparse as sp
 from scipy.linalg import eigh
 from sklearn.neighbors import NearestNeighbors
 
-from ._low_rank import psd_factor, smallest_eigenvectors_lowrank
+from ._low_rank import eig_route, psd_factor, smallest_eigenvectors_lowrank
 from .base import Selection, l21_weights, row_norms
 
 # Bytes of local blocks (n_chunk, k+1, d) held at once while assembling L~.
@@ -122,12 +122,7 @@ def select(
         raise ValueError(f"method 'udfs': k={k} must be < n_samples={n}")
     if n_clusters > d:
         raise ValueError(f"method 'udfs': n_clusters={n_clusters} must be <= n_features={d}")
-    if eig_solver == "auto":
-        # benchmarks/bench_lowrank.py, one thread: glioma (50 x 4434) 7-133x faster than
-        # dense; on ORL (400 x 1024) dense was faster. Low rank pays when M is far from full.
-        eig_solver = "lowrank" if 4 * n <= d and gamma > 0 else "dense"
-    if eig_solver == "lowrank" and not gamma > 0:
-        raise ValueError("method 'udfs': eig_solver='lowrank' needs gamma > 0")
+    eig_solver = eig_route("udfs", eig_solver, n, d, gamma)
 
     neighbours = local_sets(X, k)
     L_local = local_discriminative_laplacian(X, neighbours, lam)

@@ -22,6 +22,7 @@ columns [proposal]. Features are ranked by ``||w_j||``.
 from __future__ import annotations
 
 from . import _adaptive_graph
+from ._low_rank import eig_route
 from .base import Selection, row_norms
 
 
@@ -88,11 +89,7 @@ def select(
     n, d = X.shape
     m = min(n_clusters, d) if n_components is None else n_components
     _adaptive_graph.check_sizes("ulap", X, k=k, n_components=m, n_clusters=None)
-    if eig_solver == "auto":
-        # benchmarks/bench_lowrank.py, one thread: glioma (50 x 4434) 368 s -> 3.5 s.
-        eig_solver = "lowrank" if 4 * n <= d and gamma > 0 else "dense"
-    if eig_solver == "lowrank" and not gamma > 0:
-        raise ValueError("method 'ulap': eig_solver='lowrank' needs gamma > 0")
+    eig_solver = eig_route("ulap", eig_solver, n, d, gamma)
     result = _adaptive_graph.solve(
         X,
         n_components=m,
