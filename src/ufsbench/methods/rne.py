@@ -6,10 +6,18 @@ Feature Selection. Knowledge-Based Systems 193, 2020 (IJCAI 2018 short version).
 
 1. LLE weights ``M`` (n, n, sparse): row ``i`` holds the weights that reconstruct sample
    ``x_i`` from its ``k`` nearest neighbours, ``min ||x_i - sum_j M_ij x_j||^2`` with
-   ``sum_j M_ij = 1``; the local Gram is regularised by ``reg * trace``.
-2. ``A = (I - M) X`` (n, d): row ``i`` is the reconstruction residual of sample ``i``
-   (``reconstruction="rows"``, the LLE mathematics). ``"transpose"`` uses the spec's
-   literal ``(I - M^T) X`` (the code's layout could not be checked).
+   ``sum_j M_ij = 1``; the local Gram is regularised by ``reg * trace`` (the spec's
+   inferred rule; the authors' code adds it only when ``k`` exceeds ``n_features``).
+2. ``A = (I - M) X`` (n, d), ``reconstruction="rows"``: row ``i`` is the LLE residual
+   ``x_i - sum_j M_ij x_j`` of sample ``i``, the quantity RNE's L1 loss is about.
+   ``"transpose"`` is the spec's printed ``(I - M^T) X``, which is what the authors' code
+   computes: it stores sample ``i``'s weights in row ``i`` of ``M``, as here, and then
+   forms ``(eye(n) - M') * X``, whose row ``i`` is ``x_i - sum_j M_ji x_j`` (``x_i`` minus
+   the samples it helps reconstruct, with weights that need not sum to 1). In the d x n
+   layout the residuals are ``X^T (I - M^T)``; the code keeps that factor while using
+   n x d data, where the residuals are ``(I - M) X``. The mathematics wins, hence the
+   default; on a smooth 1-D manifold among noise columns the LLE residual finds the
+   manifold features and the transposed form stays near chance (tests).
 3. ``min_{H >= 0, H^T H = I} ||A H||_1`` with ``H`` (d, m), ``m = s`` (one run per feature
    count), by ADMM on ``E = A H`` with multiplier ``G`` (n, m) and penalty ``mu``:
 
@@ -87,7 +95,8 @@ def select(
     max_iter, inner_iter : int, default=50, 30
         Outer ADMM iterations and multiplicative H steps in each.
     reconstruction : {"rows", "transpose"}, default="rows"
-        ``A = (I - M) X`` or the spec's literal ``(I - M^T) X`` (see module docstring).
+        The LLE residual ``A = (I - M) X`` or the spec's and the authors' code's
+        ``(I - M^T) X`` (see module docstring).
     n_components : int, default=None
         Fixed ``m`` for every count; None: ``m = s`` (spec).
     scale : {"none", "zscore"}, default="none"
