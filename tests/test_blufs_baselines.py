@@ -234,6 +234,27 @@ def test_rne_lle_weights_reconstruct_and_sum_to_one():
     np.testing.assert_allclose(M[i, nbrs].toarray().ravel(), w / w.sum(), rtol=1e-8)
 
 
+def test_rne_lle_weights_without_regularisation():
+    # reg = 0 (the authors' code when k <= d): with k < d the weights reconstruct the
+    # sample exactly when it lies in its neighbours' affine hull, and a singular local
+    # Gram (a duplicated neighbour) is a clear error, not NaN weights.
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 8))
+    M = rne.lle_weights(X, 3, 0.0)
+    i = 5
+    nbrs = M[i].indices
+    local = X[nbrs] - X[i]
+    w = np.linalg.solve(local @ local.T, np.ones(3))
+    np.testing.assert_allclose(M[i, nbrs].toarray().ravel(), w / w.sum(), rtol=1e-8)
+    X[9] = X[10]
+    X[11] = X[10]  # three copies: every copy has two neighbours at distance 0
+    with pytest.raises(ValueError, match="singular with reg=0.0"):
+        rne.lle_weights(X, 3, 0.0)
+    rne.lle_weights(X, 3, 1e-3)  # regularised: fine
+    selection = rank_features(X[12:], "rne", feature_counts=[2], max_iter=2, k=3, reg=0.0)
+    assert selection.subsets[2].shape == (2,)
+
+
 def test_rne_keeps_h_non_negative_and_tightens_admm_residual(small):
     X, _ = small
     A = X - rne.lle_weights(X, 10, 1e-3) @ X

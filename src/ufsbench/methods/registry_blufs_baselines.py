@@ -25,7 +25,7 @@ SPECS: list[MethodSpec] = [
         module="rne",
         params={
             "k": _NEIGHBOURS,
-            "reg": POSITIVE,
+            "reg": NON_NEGATIVE,
             "ortho_weight": POSITIVE,
             "mu0": POSITIVE,
             "rho": Param(float, low=1.0),

@@ -87,7 +87,8 @@ def select(
     k : int, default=10
         Neighbours of each sample in the LLE step.
     reg : float, default=1e-3
-        Regularisation of the local Gram matrix, relative to its trace.
+        Regularisation of the local Gram matrix, relative to its trace (>= 0). 0 is the
+        authors' code when ``k <= n_features``; a singular local Gram then raises.
     ortho_weight : float, default=1e3
         Weight ``a`` of the orthogonality penalty.
     mu0, rho : float, default=10, 1.1
@@ -165,8 +166,17 @@ def lle_weights(X, k, reg) -> sp.csr_matrix:
         trace = np.trace(C, axis1=1, axis2=2)
         shift = reg * np.where(trace > 0, trace, 1.0)
         C[:, np.arange(k), np.arange(k)] += shift[:, None]
-        w = np.linalg.solve(C, np.broadcast_to(ones, (len(idx), k))[..., None])[..., 0]
-        weights[idx] = w / w.sum(axis=1, keepdims=True)
+        try:
+            w = np.linalg.solve(C, np.broadcast_to(ones, (len(idx), k))[..., None])[..., 0]
+        except np.linalg.LinAlgError:
+            w = np.full((len(idx), k), np.nan)
+        w = w / w.sum(axis=1, keepdims=True)
+        if not np.all(np.isfinite(w)):
+            raise ValueError(
+                f"method 'rne': a local Gram matrix of the LLE step is singular with "
+                f"reg={reg} (duplicate or collinear neighbours); use reg > 0"
+            )
+        weights[idx] = w
     rows = np.repeat(np.arange(n), k)
     return sp.csr_matrix((weights.ravel(), (rows, nbrs.ravel())), shape=(n, n))
 
