@@ -347,7 +347,11 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     figures = tmp_path / "results/figures/blufs"
     for name in ("sensitivity", "stability", "correlation", "convergence"):
         assert (figures / f"{name}_wine.png").stat().st_size > 0, name
-    assert "| wine |" in (tables / "blufs_table8.md").read_text()
+    table8 = (tables / "blufs_table8.md").read_text()
+    assert "| wine |" in table8 and "Load average during the runs" in table8
+    runtime = pd.read_csv(tmp_path / "results/wine/blufs/runtime.tsv", sep="\t").iloc[0]
+    # One BLAS thread: the call's CPU seconds stay near its wall seconds, never far above.
+    assert 0 < runtime["mean_cpu_seconds"] <= 1.5 * runtime["mean_seconds"] + 0.05
     _assert_stage2_parts_equal_the_serial_search(tmp_path, config, parts=2)
     # Everything is up to date: a second plan has nothing to do.
     again = run_snakemake(tmp_path, "-n", *targets)
