@@ -166,17 +166,17 @@ def lle_weights(X, k, reg) -> sp.csr_matrix:
         trace = np.trace(C, axis1=1, axis2=2)
         shift = reg * np.where(trace > 0, trace, 1.0)
         C[:, np.arange(k), np.arange(k)] += shift[:, None]
-        try:
+        try:  # only reg = 0 can meet a singular C: C is PSD and the shift positive
             w = np.linalg.solve(C, np.broadcast_to(ones, (len(idx), k))[..., None])[..., 0]
         except np.linalg.LinAlgError:
-            w = np.full((len(idx), k), np.nan)
-        w = w / w.sum(axis=1, keepdims=True)
-        if not np.all(np.isfinite(w)):
+            w = None
+        sums = None if w is None else w.sum(axis=1, keepdims=True)
+        if w is None or not (np.all(np.isfinite(w)) and np.all(sums != 0)):
             raise ValueError(
                 f"method 'rne': a local Gram matrix of the LLE step is singular with "
                 f"reg={reg} (duplicate or collinear neighbours); use reg > 0"
             )
-        weights[idx] = w
+        weights[idx] = w / sums
     rows = np.repeat(np.arange(n), k)
     return sp.csr_matrix((weights.ravel(), (rows, nbrs.ravel())), shape=(n, n))
 
