@@ -3,6 +3,9 @@ two-stage search, the paper tables, dataset skipping, Diamond9, and the config e
 
 from __future__ import annotations
 
+import runpy
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -446,3 +449,34 @@ def test_redundancy_of_correlated_columns():
     assert R[0, 1] == pytest.approx(1.0) and score == pytest.approx(1.0)
     R, score = redundancy(X, [0, 2, 3])  # a constant column counts as uncorrelated
     assert score < 0.1 and R[2, 0] == 0.0
+
+
+def test_table8_aligns_methods_and_reads_files_without_cpu_seconds(tmp_path):
+    # Rows are datasets and columns methods even when a method lacks a dataset; a
+    # runtime file from before CPU seconds were kept shows its wall seconds alone.
+    runs = {
+        ("isolet", "blufs"): {"mean_seconds": 2.0, "mean_cpu_seconds": 1.5, "load_average": 3.0},
+        ("isolet", "fspca"): {"mean_seconds": 0.5, "mean_cpu_seconds": 0.4, "load_average": 5.0},
+        ("pie", "fspca"): {"mean_seconds": 0.7},
+    }
+    inputs = []
+    for (dataset, method), columns in runs.items():
+        path = tmp_path / f"{dataset}_{method}.tsv"
+        row = {"dataset": dataset, "method": method, "cpus": 2, **columns}
+        pd.DataFrame([row]).to_csv(path, sep="\t", index=False)
+        inputs.append(str(path))
+    stub = SimpleNamespace(
+        input=inputs,
+        log=[str(tmp_path / "table8.log")],
+        params=SimpleNamespace(reference=str(REFERENCE)),
+        output=SimpleNamespace(tsv=str(tmp_path / "t8.tsv"), md=str(tmp_path / "t8.md")),
+    )
+    runpy.run_path(str(ROOT / "scripts" / "blufs_table8.py"), init_globals={"snakemake": stub})
+    lines = (tmp_path / "t8.md").read_text().splitlines()
+    paper = load_reference(REFERENCE)
+    paper = paper[paper["table"] == "VIII"].set_index(["dataset", "method"])["mean"]
+    assert lines[2] == "| dataset | BLUFS | FSPCA |"
+    isolet = f"| isolet | 2.00 [1.50] ({paper['isolet', 'blufs']:.2f}) | 0.50 [0.40] "
+    assert lines[4] == isolet + f"({paper['isolet', 'fspca']:.2f}) |"
+    assert lines[5] == f"| pie | - | 0.70 ({paper['pie', 'fspca']:.2f}) |"
+    assert lines[-1].startswith("Load average during the runs 3.0-5.0 on 2 CPUs")
