@@ -421,8 +421,13 @@ def test_l1ufs_w_step_solves_each_column_system(residual, shape, lowrank):
         X, None if lowrank else B, None if lowrank else P.T @ P, P, W, Z, lambda2=0.7, mu=2.0,
         residual=residual, lowrank=lowrank,
     )  # fmt: skip
+    shared = l1ufs.update_w(
+        X, None if lowrank else B, None if lowrank else P.T @ P, P, W, Z, lambda2=0.7, mu=2.0,
+        residual=residual, lowrank=lowrank, R=X - X @ W,
+    )  # fmt: skip
     if lowrank:
-        new = new.toarray()
+        new, shared = new.toarray(), shared.toarray()
+    np.testing.assert_array_equal(shared, new)  # the residual handed over by solve()
     R, q = X - X @ W, l21_weights(W)
     C = 0.7 * np.diag(q) + X.T @ L @ X  # lambda2 Q + (mu / 2) X^T L X
     rhs = P.T @ Z

@@ -193,6 +193,7 @@ def solve(
         BL = P.T @ P  # X^T L X
         W = np.linalg.solve(B + lambda1 * BL + lambda2 * np.eye(d), B)
     PW = P @ W
+    R = X - X @ W  # the residual, shared by each objective and the next W-step (O(n d^2))
     mu = max(lambda1, EPSILON) / max(np.abs(PW).mean(), EPSILON)
     E = PW.copy()
     Y = np.zeros_like(E)
@@ -209,12 +210,14 @@ def solve(
             mu=mu,
             residual=residual,
             lowrank=lowrank,
+            R=R,
         )
         PW = P @ W
+        R = X - X @ W
         E = soft_threshold(PW + Y / mu, lambda1 / mu)
         Y += mu * (PW - E)
         mu = min(rho * mu, _MU_MAX)
-        history.append(objective(X, W, PW, lambda1, lambda2, residual))
+        history.append(objective(X, W, PW, lambda1, lambda2, residual, R=R))
         if (
             tol > 0
             and len(history) > 1
@@ -234,14 +237,15 @@ def graph_factor(X, graph) -> np.ndarray:
     return np.sqrt(np.maximum(eigenvalues, 0.0))[:, None] * (Phi.T @ X)
 
 
-def update_w(X, B, BL, P, W, Z, *, lambda2, mu, residual, lowrank=False):
+def update_w(X, B, BL, P, W, Z, *, lambda2, mu, residual, lowrank=False, R=None):
     """Exact minimiser of the reweighted W-subproblem (weights from the current ``W``).
 
     ``lowrank``: ``C = lambda2 Q + (mu / 2) P^T P`` is applied through Woodbury and the
     new ``W`` is returned factored (``B`` and ``BL`` may then be None); otherwise ``C`` is
-    formed and factorised.
+    formed and factorised. ``R``: the residual ``X - X W`` if already computed.
     """
-    R = X - X @ W
+    if R is None:
+        R = X - X @ W
     q = l21_weights(rows(W))
     half_mu = 0.5 * mu
     if lowrank:
@@ -319,7 +323,8 @@ def soft_threshold(M, threshold):
     return np.sign(M) * np.maximum(np.abs(M) - threshold, 0.0)
 
 
-def objective(X, W, PW, lambda1, lambda2, residual) -> float:
-    R = X - X @ W
+def objective(X, W, PW, lambda1, lambda2, residual, R=None) -> float:
+    if R is None:
+        R = X - X @ W
     fit = row_norms(R).sum() if residual == "samples" else row_norms(R.T).sum()
     return float(fit + lambda1 * np.abs(PW).sum() + lambda2 * row_norms(rows(W)).sum())
