@@ -103,6 +103,12 @@ def test_method_datasets_restrict_the_runs_and_leave_the_grid_alone():
         ("toy", "random"), ("toy", "allfea"), ("small", "random"), ("small", "allfea"),
         ("small", "lapscore"),
     ]  # fmt: skip
+    # The given methods' order; methods the run lacks are left out.
+    assert plan.runs(["lapscore", "udfs", "allfea"]) == [
+        ("toy", "allfea"), ("small", "lapscore"), ("small", "allfea")
+    ]  # fmt: skip
+    assert plan.runs_on("small", "lapscore") and not plan.runs_on("toy", "lapscore")
+    assert not plan.runs_on("toy", "udfs")
     assert [s.params["t"] for s in plan.settings["lapscore"] if s.in_grid] == [0.5, 1.0, 2.0]
     assert sum(s.in_grid for s in plan.settings["random"]) == 3  # draws: max sees the grid
     assert all("datasets" not in s.id for s in plan.settings["lapscore"])

@@ -201,14 +201,15 @@ class Plan:
     def methods(self) -> list[str]:
         return list(self.settings)
 
-    def runs(self) -> list[tuple[str, str]]:
-        """The (dataset, method) pairs of the run: every method on its datasets."""
-        return [
-            (dataset, method)
-            for dataset in self.datasets
-            for method in self.methods
-            if dataset in self.method_datasets[method]
-        ]
+    def runs_on(self, dataset: str, method: str) -> bool:
+        """Whether the run has ``method`` and runs it on ``dataset``."""
+        return method in self.settings and dataset in self.method_datasets[method]
+
+    def runs(self, methods=None) -> list[tuple[str, str]]:
+        """The (dataset, method) pairs of the run, dataset-major, in the order of
+        ``methods`` (default: every method); methods the run lacks are left out."""
+        methods = self.methods if methods is None else methods
+        return [(d, m) for d in self.datasets for m in methods if self.runs_on(d, m)]
 
     def chunks(self, method: str) -> dict[str, list[Setting]]:
         """Settings grouped into jobs: ``{"c0": [...], "c1": [...]}``."""

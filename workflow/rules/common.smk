@@ -166,12 +166,7 @@ def iterative_sources():
 def runs_of(methods):
     """Result stems ``results/{dataset}/{method}`` of these methods where they run, in
     ``expand``'s order (dataset-major, then the order of ``methods``)."""
-    return [
-        f"results/{dataset}/{method}"
-        for dataset in PLAN.datasets
-        for method in methods
-        if method in PLAN.methods and dataset in PLAN.method_datasets[method]
-    ]
+    return [f"results/{dataset}/{method}" for dataset, method in PLAN.runs(methods)]
 
 
 def iterative_selections():

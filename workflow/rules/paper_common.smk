@@ -30,7 +30,7 @@ def datasets_of(methods, wanted=None):
     return [
         d
         for d in (PLAN.datasets if wanted is None else wanted)
-        if all(m in PLAN.methods and d in PLAN.method_datasets[m] for m in methods)
+        if all(PLAN.runs_on(d, m) for m in methods)
     ]
 
 

@@ -15,16 +15,23 @@ import scipy.sparse as sp
 from scipy.linalg import cho_factor, cho_solve, eigh
 
 
+def low_rank_pays(n: int, d: int) -> bool:
+    """Whether the ``auto`` routes take the low-rank (Woodbury) form: ``4 n <= d``.
+
+    ``benchmarks/bench_lowrank.py``, one thread: glioma (50 x 4434) UDFS 76x, ULAP 106x,
+    L1UFS 103x, tox_171 (171 x 5748) L1UFS 20x faster; on ORL (400 x 1024) dense was faster.
+    """
+    return 4 * n <= d
+
+
 def eig_route(method: str, eig_solver: str, n: int, d: int, gamma: float) -> str:
     """The W-step route of an IRLS eigen-solver (UDFS, ULAP): ``"dense"`` or ``"lowrank"``.
 
-    ``"auto"`` is low rank when ``4 n <= d`` (``benchmarks/bench_lowrank.py``, one thread:
-    glioma (50 x 4434) UDFS 76x, ULAP 106x; on ORL (400 x 1024) dense was faster) and
-    ``gamma > 0``, which the Woodbury inverse needs: ``"lowrank"`` with ``gamma = 0`` is an
-    error.
+    ``"auto"`` is low rank when :func:`low_rank_pays` and ``gamma > 0``, which the Woodbury
+    inverse needs: ``"lowrank"`` with ``gamma = 0`` is an error.
     """
     if eig_solver == "auto":
-        return "lowrank" if 4 * n <= d and gamma > 0 else "dense"
+        return "lowrank" if low_rank_pays(n, d) and gamma > 0 else "dense"
     if eig_solver == "lowrank" and not gamma > 0:
         raise ValueError(f"method {method!r}: eig_solver='lowrank' needs gamma > 0")
     return eig_solver

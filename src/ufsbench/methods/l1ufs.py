@@ -60,7 +60,7 @@ import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve, eigh
 
 from ..graph import laplacian
-from ._low_rank import woodbury_inverse
+from ._low_rank import low_rank_pays, woodbury_inverse
 from .base import EPSILON, Selection, l21_weights, row_norms
 
 _MU_MAX = 1e10
@@ -119,8 +119,7 @@ def select(
     """
     n, d = X.shape
     if linear_solver == "auto":
-        # benchmarks/bench_lowrank.py: glioma (50 x 4434) 103x, tox_171 (171 x 5748) 20x.
-        linear_solver = "lowrank" if 4 * n <= d else "dense"
+        linear_solver = "lowrank" if low_rank_pays(n, d) else "dense"
     result = solve(
         X,
         graph,
