@@ -34,7 +34,7 @@ from ufsbench.datasets import find_in_mirror, load_registry
 from ufsbench.evaluate import evaluate_selection
 from ufsbench.graph import knn_graph
 from ufsbench.methods import get_method
-from ufsbench.plan import expand_grid, split_method_datasets
+from ufsbench.plan import expand_grid, split_method_options
 
 ROOT = Path(__file__).resolve().parents[1]
 GRIDS = ROOT / "config" / "experiments" / "lsdcl.yaml"
@@ -68,7 +68,7 @@ def main(argv=None):
     with threadpool_limits(limits=1):
         for method in args.methods:
             spec = get_method(method)
-            grid, _ = split_method_datasets(method, grids[method], load_registry())
+            grid = split_method_options(method, grids[method], load_registry()).grid
             settings = expand_grid(method, grid)[: args.settings]
             selections = [
                 rank_features(X, method, graph=graph if spec.graph else None, n_clusters=c,

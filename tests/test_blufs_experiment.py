@@ -318,8 +318,10 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     notes = tmp_path / "notes.tsv"
     notes.write_text("dataset\tmethod\tnote\nwine\tblufs\tWINE is not a dataset of the paper\n")
     config["blufs"]["notes"] = str(notes)
-    # 2 feature counts x 2 stage-2 points = 4 runs: 2 runs per part gives stage 2 in 2 parts.
-    config["chunk_size"] = 2
+    # 2 feature counts x 2 stage-2 points = 4 runs: BLUFS's own 2 runs per part gives stage 2
+    # in 2 parts (the run's chunk_size, 4, would give one).
+    config["chunk_size"] = 4
+    config["methods"]["blufs"]["chunk_size"] = 2
     write_config(tmp_path, config)
     # Only the experiment's outputs: the spine's t-tests and curves are tested elsewhere.
     targets = [

@@ -73,6 +73,19 @@ def test_plan_chunks_settings():
     assert [len(c) for c in chunks.values()] == [4, 2]
 
 
+def test_a_method_can_have_its_own_chunk_size():
+    grid = {"alpha": [0.1, 1.0, 10.0], "beta": [1.0, 2.0]}
+    plan = make_plan(methods={"ndfs": {**grid, "chunk_size": 1}, "udfs": {}}, chunk_size=4)
+    single = plan.chunks("ndfs")
+    assert list(single) == [f"c{i}" for i in range(6)]
+    assert [len(c) for c in single.values()] == [1] * 6
+    assert plan.method_chunk_size == {"ndfs": 1, "udfs": 4}
+    # the reserved key is not a hyper-parameter: the settings do not depend on it
+    together = make_plan(methods={"ndfs": grid}, chunk_size=4)
+    assert plan.settings["ndfs"] == together.settings["ndfs"]
+    assert [s for c in single.values() for s in c] == together.settings["ndfs"]
+
+
 def test_random_draws_match_another_methods_grid():
     plan = make_plan(
         methods={
@@ -140,6 +153,11 @@ def test_method_datasets_restrict_the_runs_and_leave_the_grid_alone():
             r"method 'lapscore': unknown dataset\(s\) in 'datasets': \['nope'\]",
         ),
         ({"methods": {"lapscore": {"datasets": []}}}, r"'datasets' must be a non-empty list"),
+        (
+            {"methods": {"lapscore": {"chunk_size": 0}}},
+            r"method 'lapscore': 'chunk_size' must be an integer >= 1, got 0",
+        ),
+        ({"methods": {"lapscore": {"chunk_size": [2]}}}, r"'chunk_size' must be an integer"),
         (
             {"datasets": ["small"], "feature_counts": {"small": [1, 9]}},
             r"dataset 'small': cannot select 9 features, the dataset has 5",

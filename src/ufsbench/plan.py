@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .methods.params import GRAPH_PARAMS, MethodSpec
 from .methods.registry import get_method
@@ -63,23 +64,36 @@ def command_line_methods(config_files, overrides=None) -> dict | None:
     return methods
 
 
-def split_method_datasets(method: str, grid, registry) -> tuple[dict, list[str] | None]:
-    """A method's grid without its reserved ``datasets`` key, and that key's list.
+class MethodOptions(NamedTuple):
+    """A method's config entry split into its grid and its reserved keys."""
+
+    grid: dict
+    datasets: list[str] | None  # None: every dataset of the run
+    chunk_size: int | None  # None: the run's chunk_size
+
+
+def split_method_options(method: str, grid, registry) -> MethodOptions:
+    """A method's grid without its reserved ``datasets`` and ``chunk_size`` keys.
 
     ``datasets: [coil20]`` runs the method on those datasets only (e.g. ablation variants
     needed by one figure); names outside the run's ``datasets`` are ignored, so subset
-    runs keep working. None when the key is absent: every dataset.
+    runs keep working. ``chunk_size: 1`` gives the method its own number of settings per
+    job, e.g. one for a solver whose single setting costs minutes on a large dataset, so
+    its jobs stay short and a stopped run loses little; setting ids do not depend on it.
     """
     grid = dict(grid or {})
     only = grid.pop("datasets", None)
+    size = grid.pop("chunk_size", None)
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
+        raise ValueError(f"method {method!r}: 'chunk_size' must be an integer >= 1, got {size!r}")
     if only is None:
-        return grid, None
+        return MethodOptions(grid, None, size)
     if not isinstance(only, list | tuple) or not only:
         raise ValueError(f"method {method!r}: 'datasets' must be a non-empty list of names")
     unknown = [name for name in only if name not in registry]
     if unknown:
         raise ValueError(f"method {method!r}: unknown dataset(s) in 'datasets': {unknown}")
-    return grid, list(only)
+    return MethodOptions(grid, list(only), size)
 
 
 def expand_grid(method: str, grid: dict) -> list[dict]:
@@ -138,11 +152,13 @@ class Plan:
         self.specs: dict[str, MethodSpec] = {}
         self.settings: dict[str, list[Setting]] = {}
         self.method_datasets: dict[str, list[str]] = {}
+        self.method_chunk_size: dict[str, int] = {}
         grids = {}
-        for name, grid in config["methods"].items():
+        for name, entry in config["methods"].items():
             self.specs[name] = get_method(name)
-            grids[name], only = split_method_datasets(name, grid, registry)
+            grids[name], only, size = split_method_options(name, entry, registry)
             self.method_datasets[name] = [d for d in self.datasets if only is None or d in only]
+            self.method_chunk_size[name] = self.chunk_size if size is None else size
         for name, grid in grids.items():
             self.settings[name] = self._settings(self.specs[name], grid, grids)
         for dataset in self.datasets:
@@ -214,7 +230,7 @@ class Plan:
     def chunks(self, method: str) -> dict[str, list[Setting]]:
         """Settings grouped into jobs: ``{"c0": [...], "c1": [...]}``."""
         settings = self.settings[method]
-        size = self.chunk_size
+        size = self.method_chunk_size[method]
         return {
             f"c{i}": settings[i * size : (i + 1) * size]
             for i in range((len(settings) + size - 1) // size)

@@ -390,11 +390,11 @@ def stage2_grid_size(method):
 
 
 def stage2_parts(wildcards):
-    """Stage-2 jobs of a (dataset, method): chunk_size runs (setting x count) each."""
+    """Stage-2 jobs of a (dataset, method): the method's chunk_size runs (setting x count) each."""
     return stage2_part_count(
         len(PLAN.feature_counts(wildcards.dataset)),
         stage2_grid_size(wildcards.method),
-        PLAN.chunk_size,
+        PLAN.method_chunk_size[wildcards.method],
     )
 
 
@@ -410,7 +410,8 @@ def stage2_runtime(wildcards):
     n, d, _ = _shape(wildcards)
     n_counts = len(PLAN.feature_counts(wildcards.dataset))
     runs = min(
-        n_counts * stage2_grid_size(wildcards.method), PLAN.chunk_size + n_counts
+        n_counts * stage2_grid_size(wildcards.method),
+        PLAN.method_chunk_size[wildcards.method] + n_counts,
     )
     return resources.select_runtime(n, d, runs, True)
 
