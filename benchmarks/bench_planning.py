@@ -5,6 +5,10 @@ Plans every config in ``config/experiments/*.yaml`` and a synthetic scale config
 running anything.
 
     python benchmarks/bench_planning.py [--settings 100] [--datasets 30] [--mirror PATH]
+        [--configs lsdcl blufs]
+
+``--configs`` plans only the named experiment configs (stems of ``config/experiments``)
+and skips the scale config.
 
 The dataset mirror (default ``../shared/datasets`` beside the checkout, when present) is
 passed to every dry run, since the scratch directory does not resolve relative paths.
@@ -85,14 +89,21 @@ def main(argv=None):
     parser.add_argument("--settings", type=int, default=100)
     parser.add_argument("--datasets", type=int, default=30)
     parser.add_argument("--mirror", type=Path, default=ROOT.parent / "shared" / "datasets")
+    parser.add_argument("--configs", nargs="+", metavar="STEM", help="only these configs")
     args = parser.parse_args(argv)
     mirror = args.mirror.resolve() if args.mirror.is_dir() else None
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         configs = sorted((ROOT / "config" / "experiments").glob("*.yaml"))
-        scale = scratch / "scale.yaml"
-        scale.write_text(yaml.safe_dump(scale_config(args.datasets, args.settings)))
-        configs.append(scale)
+        if args.configs:
+            unknown = set(args.configs) - {c.stem for c in configs}
+            if unknown:
+                parser.error(f"unknown config(s) {sorted(unknown)}")
+            configs = [c for c in configs if c.stem in args.configs]
+        else:
+            scale = scratch / "scale.yaml"
+            scale.write_text(yaml.safe_dump(scale_config(args.datasets, args.settings)))
+            configs.append(scale)
         print(f"{'config':<24}{'seconds':>9}{'jobs':>8}{'peak MB':>9}")
         for config in configs:
             workdir = scratch / config.stem
