@@ -86,14 +86,14 @@ def split_method_options(method: str, grid, registry) -> MethodOptions:
     size = grid.pop("chunk_size", None)
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
         raise ValueError(f"method {method!r}: 'chunk_size' must be an integer >= 1, got {size!r}")
-    if only is None:
-        return MethodOptions(grid, None, size)
-    if not isinstance(only, list | tuple) or not only:
-        raise ValueError(f"method {method!r}: 'datasets' must be a non-empty list of names")
-    unknown = [name for name in only if name not in registry]
-    if unknown:
-        raise ValueError(f"method {method!r}: unknown dataset(s) in 'datasets': {unknown}")
-    return MethodOptions(grid, list(only), size)
+    if only is not None:
+        if not isinstance(only, list | tuple) or not only:
+            raise ValueError(f"method {method!r}: 'datasets' must be a non-empty list of names")
+        unknown = [name for name in only if name not in registry]
+        if unknown:
+            raise ValueError(f"method {method!r}: unknown dataset(s) in 'datasets': {unknown}")
+        only = list(only)
+    return MethodOptions(grid, only, size)
 
 
 def expand_grid(method: str, grid: dict) -> list[dict]:
@@ -148,7 +148,7 @@ class Plan:
         self.graph_config = config.get("graph", {})
         evaluation = config.get("evaluation", {})
         self.protocols = list(evaluation.get("protocol", PROTOCOLS))
-        self.chunk_size = int(config.get("chunk_size", 50))
+        run_chunk_size = int(config.get("chunk_size", 50))
         self.specs: dict[str, MethodSpec] = {}
         self.settings: dict[str, list[Setting]] = {}
         self.method_datasets: dict[str, list[str]] = {}
@@ -158,7 +158,7 @@ class Plan:
             self.specs[name] = get_method(name)
             grids[name], only, size = split_method_options(name, entry, registry)
             self.method_datasets[name] = [d for d in self.datasets if only is None or d in only]
-            self.method_chunk_size[name] = self.chunk_size if size is None else size
+            self.method_chunk_size[name] = run_chunk_size if size is None else size
         for name, grid in grids.items():
             self.settings[name] = self._settings(self.specs[name], grid, grids)
         for dataset in self.datasets:
