@@ -3,21 +3,15 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.paperfigures import best_average_setting, monotone_share, plot_traces
+from ufsbench.paperfigures import best_traces, monotone_share, plot_traces, trace_panels
 from ufsbench.plots import save_figure
 
 log = joblog.setup(snakemake.log[0])
 traces = pd.read_csv(snakemake.input.traces, sep="\t")
 scores = pd.read_csv(snakemake.input.scores, sep="\t")
 method = snakemake.params.method
-panels = {}
-for dataset in snakemake.params.datasets:
-    setting = best_average_setting(scores, dataset, method)
-    trace = traces[
-        (traces["dataset"] == dataset)
-        & (traces["method"] == method)
-        & (traces["params"] == setting)
-    ].sort_values("iteration")
+panels = trace_panels(best_traces(traces, scores, method, snakemake.params.datasets))
+for dataset, (setting, trace) in panels.items():
     log.info(
         "%s [%s]: %d iterations, non-increasing steps %.3f",
         dataset,
@@ -25,5 +19,4 @@ for dataset in snakemake.params.datasets:
         len(trace),
         monotone_share(trace["objective"]),
     )
-    panels[dataset] = (setting, trace)
 save_figure(plot_traces(panels, method), snakemake.output.png, snakemake.output.pdf)

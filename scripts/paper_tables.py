@@ -4,16 +4,13 @@ import pandas as pd
 
 from ufsbench import joblog
 from ufsbench.io import write_table, write_text
-from ufsbench.papertables import paper_table, render_latex, render_markdown
+from ufsbench.papertables import paper_table, render_latex, render_markdown, table_title
 
 log = joblog.setup(snakemake.log[0])
 curves = pd.read_csv(snakemake.input[0], sep="\t")
 metric, protocol = snakemake.params.metric, snakemake.params.protocol
 table = paper_table(curves, metric, methods=snakemake.params.methods, protocol=protocol)
-title = (
-    f"{metric} (%), {protocol} protocol: mean ± std over the feature grid"
-    " (paired t-test p vs the best)"
-)
+title = table_title(metric, protocol)
 log.info("%s: %d cells", title, len(table))
 write_table(snakemake.output.tsv, table)
 write_text(snakemake.output.md, render_markdown(table, title, labels=snakemake.params.labels))

@@ -7,6 +7,10 @@ it. Methods not registered yet (a baseline family still on its branch) are left 
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -168,3 +172,30 @@ def test_mcfs_readings_config_crosses_every_reading_with_the_papers_grid():
         assert grid[option][0] == spec.defaults[option]  # the default reading comes first
     settings = expand_grid("mcfs", grid)
     assert len({setting_id(s) for s in settings}) == 8 * 3 * 2
+
+
+def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
+    """benchmarks/publish_run.py on the finished run: one run merged is that run."""
+    workdir, config = wine_run
+    config_path = workdir / "config.yaml"
+    into = tmp_path / "measured"
+    script = [sys.executable, str(ROOT / "benchmarks" / "publish_run.py"), str(workdir)]
+    args = ["--config", str(config_path), "--into", str(into)]
+    subprocess.run([*script, *args], check=True, capture_output=True, text=True)
+    published = into / "runs" / "wine"
+    info = json.loads((published / "run.json").read_text())
+    assert info["datasets"] == ["wine"] and len(info["commit"]) == 40
+    assert info["cpu_seconds"] > 0 and (published / "sensitivity_wine.png").is_file()
+    tables = workdir / "results" / "tables"
+    for name in ("lsdcl_acc.tsv", "lsdcl_vs_paper.tsv", "lsdcl_fidelity.tsv"):
+        ours = pd.read_csv(into / name, sep="\t")
+        run = pd.read_csv(tables / name, sep="\t")
+        pd.testing.assert_frame_equal(ours, run, check_dtype=False, rtol=1e-9)
+    assert "| wine |" in (into / "lsdcl_nmi.md").read_text()
+    assert (into / "lsdcl_crossval.tsv").is_file()
+    assert len(pd.read_csv(into / "runs.tsv", sep="\t")) == 1
+    # Publishing the same datasets again needs --replace.
+    again = subprocess.run([*script, *args], capture_output=True, text=True)
+    assert again.returncode != 0 and "already published by wine" in again.stderr
+    subprocess.run([*script, *args, "--replace"], check=True, capture_output=True, text=True)
+    assert [p.name for p in (into / "runs").iterdir()] == ["wine"]

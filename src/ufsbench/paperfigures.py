@@ -116,6 +116,35 @@ def plot_sensitivity(tables: dict, dataset: str, *, metric="acc"):
     return fig
 
 
+def best_traces(traces: pd.DataFrame, scores: pd.DataFrame, method: str, datasets) -> pd.DataFrame:
+    """The objective trace of ``method`` at its best-average setting on each dataset.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset``, ``params``, ``iteration``, ``objective``: the convergence
+        figure's data, in the order of ``datasets``.
+    """
+    parts = []
+    for dataset in datasets:
+        setting = best_average_setting(scores, dataset, method)
+        trace = traces[
+            (traces["dataset"] == dataset)
+            & (traces["method"] == method)
+            & (traces["params"] == setting)
+        ].sort_values("iteration")
+        parts.append(trace[["dataset", "params", "iteration", "objective"]])
+    return pd.concat(parts, ignore_index=True)
+
+
+def trace_panels(best: pd.DataFrame) -> dict:
+    """``{dataset: (setting, trace)}`` for :func:`plot_traces` from :func:`best_traces`."""
+    return {
+        dataset: (str(part["params"].iloc[0]), part)
+        for dataset, part in best.groupby("dataset", sort=False)
+    }
+
+
 def plot_traces(traces: dict, method: str):
     """Objective per iteration, one panel per dataset (``{dataset: (setting, frame)}``)."""
     fig, axes = plt.subplots(

@@ -71,14 +71,35 @@ def paper_table(
             std = float(values.std(ddof=1)) if len(values) > 1 else np.nan
             p = float(p_of.get((dataset, method), np.nan))
             rows.append((dataset, method, mean, std, p, bool(p >= ALPHA)))
-    table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+    return with_averages(pd.DataFrame(rows, columns=list(TABLE_COLUMNS)), methods, no_test)
+
+
+def with_averages(table: pd.DataFrame, methods, no_test=("allfea",)) -> pd.DataFrame:
+    """The dataset rows of a :func:`paper_table` followed by one ``Average`` row per method.
+
+    An average is the mean of the method's dataset means over the datasets where it ran;
+    the best average among the tested methods is bold. Used again when the tables of runs
+    over disjoint dataset subsets are merged (:mod:`ufsbench.merge_runs`).
+    """
+    table = table[table["dataset"] != "Average"]
     averages = table.groupby("method", sort=False)["mean"].mean()
     best = averages.drop([m for m in no_test if m in averages.index]).max()
-    for method in methods:
-        if method in averages.index:
-            mean = float(averages[method])
-            rows.append(("Average", method, mean, np.nan, np.nan, bool(mean == best)))
-    return pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+    rows = [
+        ("Average", method, float(averages[method]), np.nan, np.nan, bool(averages[method] == best))
+        for method in methods
+        if method in averages.index
+    ]
+    return pd.concat(
+        [table, pd.DataFrame(rows, columns=list(TABLE_COLUMNS))], ignore_index=True
+    ).astype({"bold": bool})
+
+
+def table_title(metric: str, protocol: str) -> str:
+    """The caption of a rendered paper table."""
+    return (
+        f"{metric} (%), {protocol} protocol: mean ± std over the feature grid"
+        " (paired t-test p vs the best)"
+    )
 
 
 def _wide(table: pd.DataFrame, digits: int, pm: str, bold: str, missing: str, p_fmt: str):

@@ -1,0 +1,215 @@
+"""Publish a finished paper run's outputs and merge them with runs over other datasets.
+
+A paper config can run as several runs, each on some of its datasets
+(``--config datasets=[...]``), on different machines or days. This script copies one
+finished run's paper outputs into a folder meant to be committed, then rebuilds the merged
+tables from every run published there:
+
+    python benchmarks/publish_run.py RUN_DIR --config config/experiments/lsdcl.yaml \
+        --into measured/lsdcl [--replace]
+
+``INTO/runs/<datasets>/`` receives the run's Tables 2-3 (TSV), its comparison with the
+paper, the convergence figure's data, the cross-validation tables, its per-dataset figures
+(PNG), its cost per dataset and method (from the benchmark files) and ``run.json`` (commit,
+datasets, date, CPU and wall seconds). ``INTO/`` then holds the merged
+``<paper>_{acc,nmi}.{tsv,md,tex}``, ``<paper>_vs_paper.tsv`` (notes from the config's notes
+file, as they are now), ``<paper>_fidelity.tsv``, ``convergence.png``, the
+cross-validation tables and ``runs.tsv``; see
+:mod:`ufsbench.merge_runs` for why these equal one run over all the datasets. A dataset
+already published by another run is an error unless ``--replace`` drops that run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run_cost import job_costs  # noqa: E402
+
+from ufsbench.io import write_table, write_text  # noqa: E402
+from ufsbench.merge_runs import merge_paper_tables, merge_vs_paper  # noqa: E402
+from ufsbench.paperfigures import best_traces, plot_traces, trace_panels  # noqa: E402
+from ufsbench.papertables import render_latex, render_markdown, table_title  # noqa: E402
+from ufsbench.plots import save_figure  # noqa: E402
+from ufsbench.reference import load_notes  # noqa: E402
+
+TABLES = ("acc", "nmi")
+ROOT = Path(__file__).resolve().parents[1]  # paths in the config are relative to it
+
+
+def run_files(run: Path, paper: dict) -> dict[str, Path]:
+    """The run's paper outputs to publish: name in the published folder -> path."""
+    name, tables = paper["name"], run / "results" / "tables"
+    files = {f"{name}_{t}.tsv": tables / f"{name}_{t}.tsv" for t in TABLES}
+    files[f"{name}_vs_paper.tsv"] = tables / f"{name}_vs_paper.tsv"
+    missing = [str(path) for path in files.values() if not path.is_file()]
+    if missing:
+        raise SystemExit(f"not a finished {name} run: missing {', '.join(missing)}")
+    for path in sorted(tables.glob(f"{name}_crossval*")):
+        files[path.name] = path
+    for path in sorted((run / "results" / "figures" / name).glob("*.png")):
+        if path.name != "convergence.png":  # spans datasets: redrawn from the merged traces
+            files[path.name] = path
+    return files
+
+
+def convergence_data(run: Path, paper: dict, datasets) -> pd.DataFrame | None:
+    """The convergence figure's traces on the run's datasets, or None."""
+    conv = paper.get("convergence") or {}
+    wanted = [d for d in conv.get("datasets", []) if d in datasets]
+    tables = run / "results" / "tables"
+    if not wanted or not (tables / "convergence.tsv").is_file():
+        return None
+    traces = pd.read_csv(tables / "convergence.tsv", sep="\t")
+    scores = pd.read_csv(tables / "scores.tsv", sep="\t")
+    return best_traces(traces, scores, conv["method"], wanted)
+
+
+def provenance(run: Path, datasets, jobs: pd.DataFrame) -> dict:
+    """Where the run's code came from, when it was published and what it cost."""
+    # A run directory is a checkout of the project, or a work directory run with
+    # --snakefile from this checkout (the tests).
+    for code in (run, ROOT):
+        head = subprocess.run(
+            ["git", "-C", str(code), "rev-parse", "HEAD"], capture_output=True, text=True
+        )
+        if head.returncode == 0:
+            break
+    else:
+        raise SystemExit(f"neither {run} nor {ROOT} is a git checkout: the code is unknown")
+    status = subprocess.run(
+        ["git", "-C", str(code), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {
+        "datasets": list(datasets),
+        "code": str(code.resolve()),
+        "commit": head.stdout.strip(),
+        "modified_files": status.stdout.splitlines(),
+        "published": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "jobs_benchmarked": len(jobs),
+        "cpu_seconds": round(float(jobs["cpu_s"].sum()), 1) if len(jobs) else None,
+        "wall_seconds": round(float(jobs["wall_s"].sum()), 1) if len(jobs) else None,
+    }
+
+
+def publish(run: Path, config: dict, into: Path, *, replace: bool = False) -> Path:
+    """Copy one run's outputs to ``into/runs/<datasets>`` and return that folder."""
+    paper = config["paper"]
+    files = run_files(run, paper)
+    acc = pd.read_csv(files[f"{paper['name']}_acc.tsv"], sep="\t")
+    datasets = [d for d in pd.unique(acc["dataset"]) if d != "Average"]
+    runs = into / "runs"
+    clashes = [
+        folder
+        for folder in sorted(runs.glob("*/run.json"))
+        if set(json.loads(folder.read_text())["datasets"]) & set(datasets)
+    ]
+    if clashes and not replace:
+        names = ", ".join(c.parent.name for c in clashes)
+        raise SystemExit(f"datasets of this run are already published by {names}; --replace")
+    for clash in clashes:
+        shutil.rmtree(clash.parent)
+    target = runs / "+".join(datasets)
+    target.mkdir(parents=True)
+    for name, path in files.items():
+        shutil.copy2(path, target / name)
+    traces = convergence_data(run, paper, datasets)
+    if traces is not None:
+        write_table(target / f"{paper['name']}_convergence_traces.tsv", traces)
+    jobs = job_costs(run)
+    if len(jobs):
+        cost = jobs.groupby(["dataset", "method", "stage"], as_index=False)[["cpu_s", "wall_s"]]
+        write_table(target / "cost.tsv", cost.sum())
+    info = provenance(run, datasets, jobs)
+    write_text(target / "run.json", json.dumps(info, indent=2) + "\n")
+    return target
+
+
+def merge(config: dict, into: Path, root: Path) -> None:
+    """Rebuild the merged outputs in ``into`` from every run published under it."""
+    paper = config["paper"]
+    name = paper["name"]
+    folders = sorted(p.parent for p in (into / "runs").glob("*/run.json"))
+    if not folders:
+        raise SystemExit(f"nothing published under {into / 'runs'}")
+    order = config.get("datasets")
+    labels = paper.get("labels", {})
+    protocol = paper.get("protocol", "oracle")
+    for table, metric in zip(TABLES, ("acc", paper.get("nmi", "nmi_sqrt")), strict=True):
+        merged = merge_paper_tables(
+            [pd.read_csv(f / f"{name}_{table}.tsv", sep="\t") for f in folders],
+            methods=paper.get("methods"),
+            order=order,
+        )
+        title = table_title(metric, protocol)
+        write_table(into / f"{name}_{table}.tsv", merged)
+        write_text(into / f"{name}_{table}.md", render_markdown(merged, title, labels=labels))
+        write_text(into / f"{name}_{table}.tex", render_latex(merged, title, labels=labels))
+    notes = load_notes(root / paper["notes"]) if paper.get("notes") else None
+    vs, fidelity = merge_vs_paper(
+        [pd.read_csv(f / f"{name}_vs_paper.tsv", sep="\t") for f in folders],
+        notes=notes,
+        order=order,
+    )
+    write_table(into / f"{name}_vs_paper.tsv", vs)
+    write_table(into / f"{name}_fidelity.tsv", fidelity)
+    traces = [f / f"{name}_convergence_traces.tsv" for f in folders]
+    traces = [pd.read_csv(t, sep="\t") for t in traces if t.is_file()]
+    if traces:
+        conv = paper["convergence"]
+        merged = pd.concat(traces, ignore_index=True)
+        rank = {d: i for i, d in enumerate(conv.get("datasets", []))}
+        merged = merged.iloc[merged["dataset"].map(rank).argsort(kind="stable")]
+        figure = plot_traces(trace_panels(merged), conv["method"])
+        save_figure(figure, into / "convergence.png", into / "convergence.pdf")
+    crossval = [f for f in folders if list(f.glob(f"{name}_crossval*"))]
+    if len(crossval) > 1:
+        raise SystemExit(f"cross-validation tables in {len(crossval)} runs: publish them from one")
+    for path in crossval[0].glob(f"{name}_crossval*") if crossval else ():
+        shutil.copy2(path, into / path.name)
+    rows = []
+    for folder in folders:
+        info = json.loads((folder / "run.json").read_text())
+        rows.append(
+            {
+                "run": folder.name,
+                "commit": info["commit"][:12],
+                "modified": len(info["modified_files"]),
+                "published": info["published"],
+                "datasets": ",".join(info["datasets"]),
+                "cpu_hours": (info["cpu_seconds"] or 0.0) / 3600,
+                "wall_hours": (info["wall_seconds"] or 0.0) / 3600,
+            }
+        )
+    write_table(into / "runs.tsv", pd.DataFrame(rows))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", type=Path, help="a finished run directory")
+    parser.add_argument("--config", type=Path, required=True, help="the run's paper config")
+    parser.add_argument("--into", type=Path, required=True, help="the published folder")
+    parser.add_argument("--replace", action="store_true", help="drop runs of the same datasets")
+    args = parser.parse_args(argv)
+    config = yaml.safe_load(args.config.read_text())
+    if not config.get("paper"):
+        raise SystemExit(f"{args.config} has no paper section")
+    target = publish(args.run, config, args.into, replace=args.replace)
+    merge(config, args.into, root=ROOT)
+    print(f"published {target}; merged {args.into}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""The paper outputs of runs over disjoint dataset subsets, merged into one set.
+
+A reproduction too large for one machine or one sitting can run as several runs of the
+same config, each on some of its datasets (``--config datasets=[...]``): setting ids and
+seeds derive from (dataset, method, params, feature count, repeat), so a dataset's numbers
+do not depend on which other datasets share its run. Every paper output is per dataset
+but for three parts, which are recomputed here from the merged rows: the ``Average`` rows
+of Tables 2-3, the fidelity summary of the comparison with the paper, and the
+convergence figure, whose panels span datasets. The merged tables equal those of one run
+over all the datasets (tested); the hand-written notes are applied afresh, so a note
+edited after a run reaches its cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from .papertables import with_averages
+from .reference import add_notes, fidelity_summary, numbers_note
+
+
+def concat_disjoint(tables: Sequence[pd.DataFrame], *, order=None, what="table") -> pd.DataFrame:
+    """Row-bind per-run tables whose ``dataset`` values do not overlap.
+
+    Parameters
+    ----------
+    tables : sequence of pandas.DataFrame
+        One table per run, each with a ``dataset`` column (``Average`` rows are dropped).
+    order : sequence of str, optional
+        The datasets' order in the result (e.g. the config's); datasets it lacks follow in
+        the order met. Rows keep their order within a dataset.
+    what : str
+        Names the tables in the error message.
+
+    Raises
+    ------
+    ValueError
+        If no table is given or a dataset occurs in two runs.
+    """
+    if not tables:
+        raise ValueError(f"merge: no {what} to merge")
+    owner: dict[str, int] = {}
+    parts = []
+    for i, table in enumerate(tables):
+        table = table[table["dataset"] != "Average"]
+        for dataset in pd.unique(table["dataset"]):
+            if dataset in owner:
+                raise ValueError(
+                    f"merge: dataset {dataset!r} is in {what} {owner[dataset] + 1} and"
+                    f" {i + 1}; each dataset must come from one run"
+                )
+            owner[dataset] = i
+        parts.append(table)
+    merged = pd.concat(parts, ignore_index=True)
+    ranks = {d: r for r, d in enumerate(order or [])}
+    met = {d: len(ranks) + r for r, d in enumerate(pd.unique(merged["dataset"]))}
+    key = merged["dataset"].map(lambda d: ranks.get(d, met[d]))
+    return merged.iloc[key.argsort(kind="stable")].reset_index(drop=True)
+
+
+def merge_paper_tables(
+    tables: Sequence[pd.DataFrame], *, methods=None, order=None, no_test=("allfea",)
+) -> pd.DataFrame:
+    """One :func:`~ufsbench.papertables.paper_table` from those of disjoint runs.
+
+    The p-values are per dataset (each method against that dataset's best), so the
+    dataset rows carry over; the ``Average`` rows are recomputed over all the datasets.
+    ``methods`` fixes the columns' order (default: the order met).
+    """
+    merged = concat_disjoint(tables, order=order, what="paper table")
+    present = list(pd.unique(merged["method"]))
+    methods = present if methods is None else [m for m in methods if m in present]
+    return with_averages(merged, methods, no_test)
+
+
+def merge_vs_paper(
+    tables: Sequence[pd.DataFrame], *, notes: pd.DataFrame | None = None, order=None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The comparison with the paper over disjoint runs, and its fidelity summary.
+
+    Each cell's note is generated again from its numbers and the current hand-written
+    ``notes`` are appended (:func:`~ufsbench.reference.add_notes`).
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame)
+        The merged :func:`~ufsbench.reference.vs_paper` table and its
+        :func:`~ufsbench.reference.fidelity_summary`.
+    """
+    merged = concat_disjoint(tables, order=order, what="comparison table")
+    merged["note"] = [numbers_note(row) for _, row in merged.iterrows()]
+    merged = add_notes(merged, notes)
+    return merged, fidelity_summary(merged)
