@@ -16,7 +16,8 @@ datasets, date, CPU and wall seconds). ``INTO/`` then holds the merged
 file, as they are now), ``<paper>_fidelity.tsv``, ``convergence.png``, the
 cross-validation tables and ``runs.tsv``; see
 :mod:`ufsbench.merge_runs` for why these equal one run over all the datasets. A dataset
-already published by another run is an error unless ``--replace`` drops that run.
+already published by another run is an error unless ``--replace`` drops that run. Without
+``RUN_DIR`` the merged outputs are rebuilt only, e.g. after the notes file changed.
 """
 
 from __future__ import annotations
@@ -198,7 +199,9 @@ def merge(config: dict, into: Path, root: Path) -> None:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run", type=Path, help="a finished run directory")
+    parser.add_argument(
+        "run", type=Path, nargs="?", help="a finished run directory; omitted: merge again only"
+    )
     parser.add_argument("--config", type=Path, required=True, help="the run's paper config")
     parser.add_argument("--into", type=Path, required=True, help="the published folder")
     parser.add_argument("--replace", action="store_true", help="drop runs of the same datasets")
@@ -206,9 +209,10 @@ def main(argv=None):
     config = yaml.safe_load(args.config.read_text())
     if not config.get("paper"):
         raise SystemExit(f"{args.config} has no paper section")
-    target = publish(args.run, config, args.into, replace=args.replace)
+    if args.run is not None:
+        print(f"published {publish(args.run, config, args.into, replace=args.replace)}")
     merge(config, args.into, root=ROOT)
-    print(f"published {target}; merged {args.into}")
+    print(f"merged {args.into}")
 
 
 if __name__ == "__main__":

@@ -199,3 +199,15 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
     assert again.returncode != 0 and "already published by wine" in again.stderr
     subprocess.run([*script, *args, "--replace"], check=True, capture_output=True, text=True)
     assert [p.name for p in (into / "runs").iterdir()] == ["wine"]
+    # Without a run, the merge is rebuilt only: an edited notes file reaches its cells.
+    notes = tmp_path / "notes.tsv"
+    notes.write_text("dataset\tmethod\tnote\nwine\tlsdcl\tedited after the run\n")
+    config["paper"] = {**config["paper"], "notes": str(notes)}
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(yaml.safe_dump(config))
+    merge_only = [*script[:2], "--config", str(edited), "--into", str(into)]
+    subprocess.run(merge_only, check=True, capture_output=True, text=True)
+    merged = pd.read_csv(into / "lsdcl_vs_paper.tsv", sep="\t")
+    lsdcl = merged[merged["method"] == "lsdcl"]["note"]
+    assert lsdcl.str.endswith("edited after the run").all()
+    assert not lsdcl.str.contains("proline").any()
