@@ -40,6 +40,7 @@ from ufsbench.io import write_table, write_text  # noqa: E402
 from ufsbench.merge_runs import merge_paper_tables, merge_vs_paper  # noqa: E402
 from ufsbench.paperfigures import best_traces, plot_traces, trace_panels  # noqa: E402
 from ufsbench.papertables import render_latex, render_markdown, table_title  # noqa: E402
+from ufsbench.plan import grid_parameters  # noqa: E402
 from ufsbench.plots import save_figure  # noqa: E402
 from ufsbench.reference import load_notes  # noqa: E402
 
@@ -173,7 +174,8 @@ def merge(config: dict, into: Path, root: Path) -> None:
         merged = pd.concat(traces, ignore_index=True)
         rank = {d: i for i, d in enumerate(conv.get("datasets", []))}
         merged = merged.iloc[merged["dataset"].map(rank).argsort(kind="stable")]
-        figure = plot_traces(trace_panels(merged), conv["method"])
+        shown = grid_parameters(config["methods"].get(conv["method"]))
+        figure = plot_traces(trace_panels(merged), conv["method"], parameters=shown)
         save_figure(figure, into / "convergence.png", into / "convergence.pdf")
     crossval = [f for f in folders if list(f.glob(f"{name}_crossval*"))]
     if len(crossval) > 1:

@@ -19,4 +19,5 @@ for dataset, (setting, trace) in panels.items():
         len(trace),
         monotone_share(trace["objective"]),
     )
-save_figure(plot_traces(panels, method), snakemake.output.png, snakemake.output.pdf)
+figure = plot_traces(panels, method, parameters=snakemake.params.parameters)
+save_figure(figure, snakemake.output.png, snakemake.output.pdf)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ufsbench import merge_runs, paperfigures, papertables, reference
+from ufsbench import merge_runs, paperfigures, papertables, plan, reference
 from ufsbench.aggregate import CURVE_COLUMNS
 
 DATASETS = ("wine", "zoo", "jaffe")
@@ -151,3 +151,13 @@ def test_best_traces_take_each_datasets_best_setting():
     assert list(best["iteration"]) == [0, 1, 2, 0, 1, 2]
     panels = paperfigures.trace_panels(best)
     assert list(panels) == ["d2", "d1"] and panels["d1"][0] == "s=2"
+
+
+def test_setting_labels_keep_the_grid_parameters():
+    entry = {"datasets": ["coil20"], "chunk_size": 2, "lambda1": [1.0], "weight, t": [["heat", 1]]}
+    shown = plan.grid_parameters(entry)
+    assert shown == ["lambda1", "weight", "t"]
+    sid = "k=5,lambda1=0.1,max_iter=100,t=2,weight=heat"
+    assert paperfigures.setting_label(sid, shown) == "lambda1=0.1,t=2,weight=heat"
+    assert paperfigures.setting_label(sid) == sid
+    assert paperfigures.setting_label("default", shown) == "default"

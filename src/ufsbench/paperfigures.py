@@ -145,8 +145,19 @@ def trace_panels(best: pd.DataFrame) -> dict:
     }
 
 
-def plot_traces(traces: dict, method: str):
-    """Objective per iteration, one panel per dataset (``{dataset: (setting, frame)}``)."""
+def setting_label(setting_id: str, parameters=None) -> str:
+    """A setting id cut to the named parameters (all of them when ``parameters`` is None)."""
+    if not parameters:
+        return setting_id
+    parts = [p for p in setting_id.split(",") if p.partition("=")[0] in set(parameters)]
+    return ",".join(parts) or setting_id
+
+
+def plot_traces(traces: dict, method: str, parameters=None):
+    """Objective per iteration, one panel per dataset (``{dataset: (setting, frame)}``).
+
+    Each panel names its setting by ``parameters`` only (e.g. the grid's), else in full.
+    """
     fig, axes = plt.subplots(
         1, max(1, len(traces)), squeeze=False, figsize=(4.2 * len(traces), 3.3)
     )
@@ -157,7 +168,8 @@ def plot_traces(traces: dict, method: str):
         ax.set_title(f"{dataset}: {method}", fontsize="medium")
         ax.set_xlabel("iteration")
         ax.set_ylabel("objective")
-        ax.text(0.98, 0.95, setting, transform=ax.transAxes, ha="right", va="top", fontsize=6)
+        label = setting_label(setting, parameters)
+        ax.text(0.98, 0.95, label, transform=ax.transAxes, ha="right", va="top", fontsize=6)
         ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig

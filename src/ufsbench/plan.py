@@ -96,6 +96,15 @@ def split_method_options(method: str, grid, registry) -> MethodOptions:
     return MethodOptions(grid, only, size)
 
 
+def grid_parameters(entry) -> list[str]:
+    """The parameter names a method's config entry varies, reserved keys left out.
+
+    A coupled key ``"weight, t"`` names two parameters.
+    """
+    grid = {k: v for k, v in (entry or {}).items() if k not in ("datasets", "chunk_size")}
+    return [name.strip() for key in grid for name in str(key).split(",")]
+
+
 def expand_grid(method: str, grid: dict) -> list[dict]:
     """The product of a grid; a key ``"a, b"`` takes tuples of coupled values."""
     axes = []

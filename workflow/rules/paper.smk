@@ -145,6 +145,7 @@ rule figure_paper_convergence:
     params:
         method=PAPER.get("convergence", {}).get("method"),
         datasets=convergence_datasets(),
+        parameters=convergence_parameters(),
         code=code_hash("paperfigures.py", "plots.py"),
     script:
         "../../scripts/figure_paper_convergence.py"

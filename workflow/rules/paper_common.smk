@@ -2,7 +2,7 @@
 import re
 
 from ufsbench.methods.registry import get_method
-from ufsbench.plan import expand_grid, setting_id
+from ufsbench.plan import expand_grid, grid_parameters, setting_id
 
 PAPER = config.get("paper") or {}
 PAPER_NAME = PAPER.get("name", "paper")
@@ -49,6 +49,14 @@ def convergence_datasets():
     if conv.get("method") not in PLAN.methods:
         return []
     return datasets_of([conv["method"]], conv.get("datasets", []))
+
+
+def convergence_parameters():
+    """The parameters the convergence method's grid varies: its panels name only these."""
+    method = PAPER.get("convergence", {}).get("method")
+    return (
+        grid_parameters(config["methods"].get(method)) if method in PLAN.methods else []
+    )
 
 
 def readings_method():
