@@ -121,21 +121,26 @@ def publish(run: Path, config: dict, into: Path, *, replace: bool = False) -> Pa
     if clashes and not replace:
         names = ", ".join(c.parent.name for c in clashes)
         raise SystemExit(f"datasets of this run are already published by {names}; --replace")
-    for clash in clashes:
-        shutil.rmtree(clash.parent)
+    # Built beside the published runs and renamed into place once complete, so a failure
+    # leaves every earlier publication (and a replaced one) as it was.
     target = runs / "+".join(datasets)
-    target.mkdir(parents=True)
+    staging = runs / f".{target.name}.part"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
     for name, path in files.items():
-        shutil.copy2(path, target / name)
+        shutil.copy2(path, staging / name)
     traces = convergence_data(run, paper, datasets)
     if traces is not None:
-        write_table(target / f"{paper['name']}_convergence_traces.tsv", traces)
+        write_table(staging / f"{paper['name']}_convergence_traces.tsv", traces)
     jobs = job_costs(run)
     if len(jobs):
         cost = jobs.groupby(["dataset", "method", "stage"], as_index=False)[["cpu_s", "wall_s"]]
-        write_table(target / "cost.tsv", cost.sum())
+        write_table(staging / "cost.tsv", cost.sum())
     info = provenance(run, datasets, jobs)
-    write_text(target / "run.json", json.dumps(info, indent=2) + "\n")
+    write_text(staging / "run.json", json.dumps(info, indent=2) + "\n")
+    for clash in clashes:
+        shutil.rmtree(clash.parent)
+    staging.rename(target)
     return target
 
 

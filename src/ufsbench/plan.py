@@ -64,6 +64,9 @@ def command_line_methods(config_files, overrides=None) -> dict | None:
     return methods
 
 
+RESERVED_KEYS = ("datasets", "chunk_size")  # a method's config keys that are not parameters
+
+
 class MethodOptions(NamedTuple):
     """A method's config entry split into its grid and its reserved keys."""
 
@@ -101,7 +104,7 @@ def grid_parameters(entry) -> list[str]:
 
     A coupled key ``"weight, t"`` names two parameters.
     """
-    grid = {k: v for k, v in (entry or {}).items() if k not in ("datasets", "chunk_size")}
+    grid = {k: v for k, v in (entry or {}).items() if k not in RESERVED_KEYS}
     return [name.strip() for key in grid for name in str(key).split(",")]
 
 
