@@ -42,7 +42,7 @@ from ufsbench.paperfigures import best_traces, plot_traces, trace_panels  # noqa
 from ufsbench.papertables import render_latex, render_markdown, table_title  # noqa: E402
 from ufsbench.plan import grid_parameters  # noqa: E402
 from ufsbench.plots import save_figure  # noqa: E402
-from ufsbench.reference import load_notes  # noqa: E402
+from ufsbench.reference import load_notes, load_reference  # noqa: E402
 
 TABLES = ("acc", "nmi")
 ROOT = Path(__file__).resolve().parents[1]  # paths in the config are relative to it
@@ -165,10 +165,15 @@ def merge(config: dict, into: Path, root: Path) -> None:
         write_text(into / f"{name}_{table}.md", render_markdown(merged, title, labels=labels))
         write_text(into / f"{name}_{table}.tex", render_latex(merged, title, labels=labels))
     notes = load_notes(root / paper["notes"]) if paper.get("notes") else None
+    # The cells one run over the whole config would compare: unanswered ones show as such.
+    reference = load_reference(root / paper["reference"])
+    ran = reference["dataset"].isin(order or []) & reference["method"].isin(config["methods"])
+    reference = reference[ran.to_numpy()]
     vs, fidelity = merge_vs_paper(
         [pd.read_csv(f / f"{name}_vs_paper.tsv", sep="\t") for f in folders],
         notes=notes,
         order=order,
+        reference=reference,
     )
     write_table(into / f"{name}_vs_paper.tsv", vs)
     write_table(into / f"{name}_fidelity.tsv", fidelity)

@@ -124,6 +124,15 @@ def test_merged_comparison_equals_one_run_and_takes_the_current_notes(tmp_path):
     expected = reference.fidelity_summary(whole)
     pd.testing.assert_frame_equal(fidelity, expected, check_dtype=False)
     assert fidelity.set_index("method").loc["a", "cells"] == 3
+    # With the reference, cells no run answered yet are listed, in the reference's order.
+    partial, partial_fidelity = merge_runs.merge_vs_paper(parts[:1], notes=new, reference=ref)
+    assert list(partial["dataset"]) == list(whole["dataset"])
+    unrun = partial[partial["dataset"] == "jaffe"]
+    assert unrun["ours"].isna().all() and unrun["note"].str.startswith("not run").all()
+    assert list(unrun["paper"]) == [69.0, 66.0]
+    np.testing.assert_allclose(partial["ours"].iloc[:4], whole["ours"].iloc[:4])
+    counts = partial_fidelity.set_index("method")
+    assert (counts.loc["a", "cells"], counts.loc["a", "missing"]) == (2, 1)
 
 
 def test_best_traces_take_each_datasets_best_setting():

@@ -76,12 +76,20 @@ def merge_paper_tables(
 
 
 def merge_vs_paper(
-    tables: Sequence[pd.DataFrame], *, notes: pd.DataFrame | None = None, order=None
+    tables: Sequence[pd.DataFrame],
+    *,
+    notes: pd.DataFrame | None = None,
+    order=None,
+    reference: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The comparison with the paper over disjoint runs, and its fidelity summary.
 
     Each cell's note is generated again from its numbers and the current hand-written
-    ``notes`` are appended (:func:`~ufsbench.reference.add_notes`).
+    ``notes`` are appended (:func:`~ufsbench.reference.add_notes`). With ``reference`` (the
+    cells one run over the config would compare, :func:`~ufsbench.reference.load_reference`),
+    the cells no run has answered yet are listed too, as ``not run``, and every cell is in
+    the reference's order, as one run would write them; the fidelity summary then counts
+    them as ``missing``.
 
     Returns
     -------
@@ -90,6 +98,19 @@ def merge_vs_paper(
         :func:`~ufsbench.reference.fidelity_summary`.
     """
     merged = concat_disjoint(tables, order=order, what="comparison table")
+    if reference is not None:
+        merged = _with_unrun_cells(merged, reference)
     merged["note"] = [numbers_note(row) for _, row in merged.iterrows()]
     merged = add_notes(merged, notes)
     return merged, fidelity_summary(merged)
+
+
+def _with_unrun_cells(merged: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
+    keys = ["table", *(reference.attrs.get("keys") or ("dataset", "method", "metric"))]
+    position = {cell: i for i, cell in enumerate(reference[keys].itertuples(index=False))}
+    ran = set(merged[keys].itertuples(index=False))
+    unrun = reference[[cell not in ran for cell in reference[keys].itertuples(index=False)]]
+    unrun = unrun[keys].assign(paper=unrun["mean"], paper_std=unrun["std"], paper_p=unrun["p"])
+    out = pd.concat([merged, unrun], ignore_index=True)
+    rank = [position.get(cell, len(position)) for cell in out[keys].itertuples(index=False)]
+    return out.iloc[pd.Series(rank).argsort(kind="stable").to_numpy()].reset_index(drop=True)
