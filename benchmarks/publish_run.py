@@ -13,8 +13,8 @@ paper, the convergence figure's data, the cross-validation tables, its per-datas
 (PNG), its cost per dataset and method (from the benchmark files) and ``run.json`` (commit,
 datasets, date, CPU and wall seconds). ``INTO/`` then holds the merged
 ``<paper>_{acc,nmi}.{tsv,md,tex}``, ``<paper>_vs_paper.tsv`` (notes from the config's notes
-file, as they are now), ``<paper>_fidelity.tsv``, ``convergence.png``, the
-cross-validation tables and ``runs.tsv``; see
+file, as they are now), ``<paper>_fidelity.tsv``, ``convergence.png`` (no PDF: its bytes
+change at every merge), the cross-validation tables and ``runs.tsv``; see
 :mod:`ufsbench.merge_runs` for why these equal one run over all the datasets. A dataset
 already published by another run is an error unless ``--replace`` drops that run. Without
 ``RUN_DIR`` the merged outputs are rebuilt only, e.g. after the notes file changed.
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_cost import job_costs  # noqa: E402
 
 from ufsbench.io import write_table, write_text  # noqa: E402
-from ufsbench.merge_runs import merge_paper_tables, merge_vs_paper  # noqa: E402
+from ufsbench.merge_runs import concat_disjoint, merge_paper_tables, merge_vs_paper  # noqa: E402
 from ufsbench.paperfigures import best_traces, plot_traces, trace_panels  # noqa: E402
 from ufsbench.papertables import render_latex, render_markdown, table_title  # noqa: E402
 from ufsbench.plan import grid_parameters  # noqa: E402
@@ -181,12 +181,10 @@ def merge(config: dict, into: Path, root: Path) -> None:
     traces = [pd.read_csv(t, sep="\t") for t in traces if t.is_file()]
     if traces:
         conv = paper["convergence"]
-        merged = pd.concat(traces, ignore_index=True)
-        rank = {d: i for i, d in enumerate(conv.get("datasets", []))}
-        merged = merged.iloc[merged["dataset"].map(rank).argsort(kind="stable")]
+        merged = concat_disjoint(traces, order=conv.get("datasets"), what="convergence traces")
         shown = grid_parameters(config["methods"].get(conv["method"]))
         figure = plot_traces(trace_panels(merged), conv["method"], parameters=shown)
-        save_figure(figure, into / "convergence.png", into / "convergence.pdf")
+        save_figure(figure, into / "convergence.png")
     crossval = [f for f in folders if list(f.glob(f"{name}_crossval*"))]
     if len(crossval) > 1:
         raise SystemExit(f"cross-validation tables in {len(crossval)} runs: publish them from one")
