@@ -144,6 +144,11 @@ def publish(run: Path, config: dict, into: Path, *, replace: bool = False) -> Pa
     return target
 
 
+def read_each(folders, filename: str) -> list[pd.DataFrame]:
+    """The table ``filename`` of every published run that has it."""
+    return [pd.read_csv(f / filename, sep="\t") for f in folders if (f / filename).is_file()]
+
+
 def merge(config: dict, into: Path, root: Path) -> None:
     """Rebuild the merged outputs in ``into`` from every run published under it."""
     paper = config["paper"]
@@ -156,7 +161,7 @@ def merge(config: dict, into: Path, root: Path) -> None:
     protocol = paper.get("protocol", "oracle")
     for table, metric in zip(TABLES, ("acc", paper.get("nmi", "nmi_sqrt")), strict=True):
         merged = merge_paper_tables(
-            [pd.read_csv(f / f"{name}_{table}.tsv", sep="\t") for f in folders],
+            read_each(folders, f"{name}_{table}.tsv"),
             methods=paper.get("methods"),
             order=order,
         )
@@ -170,15 +175,14 @@ def merge(config: dict, into: Path, root: Path) -> None:
     ran = reference["dataset"].isin(order or []) & reference["method"].isin(config["methods"])
     reference = reference[ran.to_numpy()]
     vs, fidelity = merge_vs_paper(
-        [pd.read_csv(f / f"{name}_vs_paper.tsv", sep="\t") for f in folders],
+        read_each(folders, f"{name}_vs_paper.tsv"),
         notes=notes,
         order=order,
         reference=reference,
     )
     write_table(into / f"{name}_vs_paper.tsv", vs)
     write_table(into / f"{name}_fidelity.tsv", fidelity)
-    traces = [f / f"{name}_convergence_traces.tsv" for f in folders]
-    traces = [pd.read_csv(t, sep="\t") for t in traces if t.is_file()]
+    traces = read_each(folders, f"{name}_convergence_traces.tsv")
     if traces:
         conv = paper["convergence"]
         merged = concat_disjoint(traces, order=conv.get("datasets"), what="convergence traces")

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from ufsbench import merge_runs, paperfigures, papertables, plan, reference
-from ufsbench.aggregate import CURVE_COLUMNS
+from ufsbench.aggregate import CURVE_COLUMNS, SCORE_COLUMNS
+from ufsbench.io import write_table
 
 DATASETS = ("wine", "zoo", "jaffe")
 METHODS = ("allfea", "a", "b", "c")
@@ -30,8 +31,6 @@ def curves_of(datasets=DATASETS, seed=0):
 
 def roundtrip(frame, tmp_path, name):
     """As a published table: written and read back as TSV."""
-    from ufsbench.io import write_table
-
     path = tmp_path / f"{name}.tsv"
     write_table(path, frame)
     return pd.read_csv(path, sep="\t")
@@ -142,8 +141,6 @@ def test_best_traces_take_each_datasets_best_setting():
             value = 0.8 if setting == best else 0.5
             for count in (1, 2):
                 rows.append((dataset, "m", setting, True, False, count, 0, value, value, value))
-    from ufsbench.aggregate import SCORE_COLUMNS
-
     scores = pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
     traces = pd.DataFrame(
         [
