@@ -413,24 +413,25 @@ def _l1ufs_problem(n=30, d=6, seed=0):
     [("features", (30, 6)), ("features", (12, 20)), ("samples", (30, 6)), ("samples", (9, 40))],
 )  # d < n, d > n
 def test_l1ufs_w_step_solves_each_column_system(residual, shape, lowrank):
-    X, _, L, P, rng = _l1ufs_problem(*shape)
+    X, graph, L, P, rng = _l1ufs_problem(*shape)
     d = X.shape[1]
     W, Z = rng.normal(size=(d, d)), rng.normal(size=(len(X), d))
     B = X.T @ X
+    root = l1ufs.laplacian_root(graph) if lowrank else None
     new = l1ufs.update_w(
-        X, None if lowrank else B, None if lowrank else P.T @ P, P, W, Z, lambda2=0.7, mu=2.0,
-        residual=residual, lowrank=lowrank,
+        X, None if lowrank else B, None if lowrank else P.T @ P, P, W, Z, lambda2=0.7, mu=3.0,
+        residual=residual, root=root,
     )  # fmt: skip
     shared = l1ufs.update_w(
-        X, None if lowrank else B, None if lowrank else P.T @ P, P, W, Z, lambda2=0.7, mu=2.0,
-        residual=residual, lowrank=lowrank, R=X - X @ W,
+        X, None if lowrank else B, None if lowrank else P.T @ P, P, W, Z, lambda2=0.7, mu=3.0,
+        residual=residual, root=root, R=X - X @ W,
     )  # fmt: skip
     if lowrank:
         new, shared = new.toarray(), shared.toarray()
     np.testing.assert_array_equal(shared, new)  # the residual handed over by solve()
     R, q = X - X @ W, l21_weights(W)
-    C = 0.7 * np.diag(q) + X.T @ L @ X  # lambda2 Q + (mu / 2) X^T L X
-    rhs = P.T @ Z
+    C = 0.7 * np.diag(q) + 1.5 * X.T @ L @ X  # lambda2 Q + (mu / 2) X^T L X
+    rhs = 1.5 * P.T @ Z
     if residual == "samples":
         a = l21_weights(R)
         Ba = X.T @ (a[:, None] * X)
@@ -483,6 +484,34 @@ def test_l1ufs_lowrank_route_gives_the_dense_iterates_with_many_features(residua
         l1ufs.select(narrow, **kwargs).scores,
         l1ufs.select(narrow, linear_solver="dense", **kwargs).scores,
     )
+
+
+@pytest.mark.parametrize("lambda1", [1e3, 1e4, 1e5])
+@pytest.mark.parametrize("residual", ["features", "samples"])
+def test_l1ufs_lowrank_route_is_accurate_with_a_tiny_lambda2(residual, lambda1):
+    # GLIOMA-like: positive, nearly constant entries (one dominant singular value) and
+    # lambda2 = 1e-5 beside large lambda1 X^T L X. A Woodbury form diverged here.
+    rng = np.random.default_rng(2)
+    X = 1.3 + 0.4 * rng.random((20, 200))
+    X[:10, :5] += 2.0
+    graph = knn_graph(X, 5, weight="binary")
+    lambda2, d = 1e-5, X.shape[1]
+    start = l1ufs.solve(
+        X, graph, lambda1=lambda1, lambda2=lambda2, residual=residual, rho=1.1, max_iter=0,
+        tol=0.0, lowrank=True,
+    ).W.toarray()  # fmt: skip
+    P, B = l1ufs.graph_factor(X, graph), X.T @ X
+    A = B + lambda1 * P.T @ P + lambda2 * np.eye(d)
+    backward = np.linalg.norm(A @ start - B) / (
+        np.linalg.norm(A, 2) * np.linalg.norm(start) + np.linalg.norm(B)
+    )
+    assert backward < 1e-13
+    options = dict(lambda1=lambda1, lambda2=lambda2, residual=residual, rho=1.1, max_iter=50)
+    dense = l1ufs.solve(X, graph, tol=0.0, **options).history
+    low = l1ufs.solve(X, graph, tol=0.0, lowrank=True, **options).history
+    assert np.all(np.isfinite(low))
+    np.testing.assert_allclose(low, dense, rtol=1e-3)
+    assert low[-1] <= dense[-1] * (1 + 1e-6)  # convex objective: no worse than dense
 
 
 def test_l1ufs_numerically_singular_subproblem_gets_a_tiny_ridge():

@@ -26,20 +26,26 @@ multiplier ``Y``, penalty ``mu``:
   ``(a_j B + C)^-1 = V diag(1 / (a_j theta + 1)) V^T`` -- O(d^3) per iteration, not the O(d^4)
   of ``d`` separate solves. When ``d > n`` the rank-``n`` ``B`` allows a Woodbury form
   that needs only ``C^-1`` applied to ``n`` columns (:func:`_columns_low_rank`), from one
-  Cholesky factorisation of ``C`` (O(d^3)) or, with ``linear_solver="lowrank"``, from
-  Woodbury again: ``C`` is a diagonal plus the rank-``n`` ``(mu / 2) P^T P``, so one
-  (n, n) factorisation serves. Every column of the new ``W`` then lies in the span of
-  ``C^-1 [X^T, P^T]``, so the low-rank route keeps ``W = F K`` as its factors
-  (:class:`LowRankMatrix`, ``F`` (d, 2n), ``K`` (2n, d)) and an iteration costs
-  O(n^2 d): the (d, d) ``W`` is never formed. (``residual="samples"``: one linear solve,
-  a diagonal plus rank ``2n`` in the low-rank route, whose ``W`` is factored alike.)
+  Cholesky factorisation of ``C`` (O(d^3)).
+  With ``linear_solver="lowrank"`` no (d, d) matrix is formed. With ``L = S S^T``
+  (``S = Phi Lambda^1/2``, so ``P = S^T X``) every system reads
+  ``(diag(e) + X^T M X) w = X^T m``: ``e = lambda2 q``, ``M = a_j I + (mu / 2) L`` and
+  ``m = a_j x_j + (mu / 2) S z_j``. The thin QR ``diag(e)^-1/2 X^T = U R`` (``U`` (d, n)
+  orthonormal) turns it into ``w = diag(e)^-1/2 U (I + R M R^T)^-1 R m``: an (n, n) system,
+  and for all ``d`` columns one generalised eigendecomposition of ``(R R^T, I + (mu / 2)
+  R L R^T)``. ``W`` is kept as its factors (:class:`LowRankMatrix`, (d, n) and (n, d)) and an
+  iteration costs O(n^2 d). The diagonal scaling and the orthonormal ``U`` keep this as
+  accurate as the dense solve; the Woodbury form ``E^-1 - E^-1 X^T (...)^-1 X E^-1`` that an
+  earlier version used subtracts two nearly equal (d, d) terms when ``lambda2`` is small
+  and diverged on GLIOMA at ``lambda2 = 1e-5``. (``residual="samples"``: one such system
+  with ``M = diag(a) + (mu / 2) L``.)
 * E-step: ``E = soft(P W + Y / mu, lambda1 / mu)``.
 * ``Y <- Y + mu (P W - E)``; ``mu <- min(rho mu, 1e10)``.
 
 Start: ``W0 = (B + lambda1 X^T L X + lambda2 I)^-1 B``, the minimiser of the all-squared
-version of the objective (by Woodbury on the rank-``2n`` ``B + lambda1 X^T L X`` in the
-low-rank route); ``mu0 = lambda1 / mean |P W0|``, the curvature of the l1 term's
-reweighting at a typical entry. Features are ranked by ``||w_i||`` (rows of ``W``).
+version of the objective (in the low-rank route, ``e = lambda2``, ``M = I + lambda1 L``,
+``m = x_j``); ``mu0 = lambda1 / mean |P W0|``, the curvature of the l1 term's reweighting at
+a typical entry. Features are ranked by ``||w_i||`` (rows of ``W``).
 
 Notes
 -----
@@ -57,10 +63,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve, eigh
+from scipy.linalg import LinAlgError, cho_factor, cho_solve, eigh, solve_triangular
 
 from ..graph import laplacian
-from ._low_rank import low_rank_pays, woodbury_inverse
+from ._low_rank import low_rank_pays
 from .base import EPSILON, Selection, l21_weights, row_norms
 
 _MU_MAX = 1e10
@@ -181,12 +187,13 @@ def solve(
     ``lowrank``: solve through Woodbury forms, with ``W`` factored; ``W``, ``B`` and
     ``X^T L X`` are then never formed.
     """
-    P = graph_factor(X, graph)  # (n, d)
+    S = laplacian_root(graph)  # L = S S^T
+    P = S.T @ X  # (n, d)
     d = X.shape[1]
     if lowrank:
         B = BL = None
-        stacked = np.vstack([X, np.sqrt(lambda1) * P])  # B + lambda1 X^T L X = stacked^T stacked
-        W = LowRankMatrix(woodbury_inverse(np.full(d, float(lambda2)), stacked.T)(X.T), X)
+        F = np.hstack([np.eye(len(S)), np.sqrt(lambda1) * S])  # F F^T = I + lambda1 L
+        W = solve_through_range(X, np.full(d, float(lambda2)), F, X)
     else:
         B = X.T @ X  # (d, d)
         BL = P.T @ P  # X^T L X
@@ -208,7 +215,7 @@ def solve(
             lambda2=lambda2,
             mu=mu,
             residual=residual,
-            lowrank=lowrank,
+            root=S if lowrank else None,
             R=R,
         )
         PW = P @ W
@@ -226,38 +233,46 @@ def solve(
     return L1UFSResult(W=W, history=np.asarray(history))
 
 
-def graph_factor(X, graph) -> np.ndarray:
-    """``P = Lambda^1/2 Phi^T X`` (n, d) from the eigendecomposition ``D - A = Phi Lambda Phi^T``.
+def laplacian_root(graph) -> np.ndarray:
+    """``S = Phi Lambda^1/2`` (n, n) from the eigendecomposition ``D - A = Phi Lambda Phi^T``.
 
-    ``P^T P = X^T L X`` for any eigenbasis, but ``||P W||_1`` depends on the basis chosen
-    inside a repeated eigenvalue: the formulation itself is ambiguous there.
+    ``S S^T`` is the Laplacian (negative rounding in ``Lambda`` clipped to 0).
     """
     eigenvalues, Phi = eigh(laplacian(graph).toarray())  # dense: the eigenbasis is needed
-    return np.sqrt(np.maximum(eigenvalues, 0.0))[:, None] * (Phi.T @ X)
+    return Phi * np.sqrt(np.maximum(eigenvalues, 0.0))
 
 
-def update_w(X, B, BL, P, W, Z, *, lambda2, mu, residual, lowrank=False, R=None):
+def graph_factor(X, graph) -> np.ndarray:
+    """``P = Lambda^1/2 Phi^T X = S^T X`` (n, d), so that ``P^T P = X^T L X``.
+
+    ``P^T P`` is the same for any eigenbasis, but ``||P W||_1`` depends on the basis chosen
+    inside a repeated eigenvalue: the formulation itself is ambiguous there.
+    """
+    return laplacian_root(graph).T @ X
+
+
+def update_w(X, B, BL, P, W, Z, *, lambda2, mu, residual, root=None, R=None):
     """Exact minimiser of the reweighted W-subproblem (weights from the current ``W``).
 
-    ``lowrank``: ``C = lambda2 Q + (mu / 2) P^T P`` is applied through Woodbury and the
-    new ``W`` is returned factored (``B`` and ``BL`` may then be None); otherwise ``C`` is
-    formed and factorised. ``R``: the residual ``X - X W`` if already computed.
+    ``root``: the Laplacian's square root ``S`` (:func:`laplacian_root`) selects the
+    low-rank route, where ``B`` and ``BL`` may be None and the new ``W`` is returned
+    factored; otherwise ``C = lambda2 Q + (mu / 2) X^T L X`` is formed and factorised.
+    ``R``: the residual ``X - X W`` if already computed.
     """
     if R is None:
         R = X - X @ W
     q = l21_weights(rows(W))
     half_mu = 0.5 * mu
-    if lowrank:
-        G = np.sqrt(half_mu) * P  # C = lambda2 Q + G^T G
+    if root is not None:
+        SZ = half_mu * (root @ Z)  # (mu / 2) P^T Z = X^T (mu / 2) S Z
         if residual == "samples":
             a = l21_weights(R)  # one weight per sample
-            solve_a = woodbury_inverse(lambda2 * q, np.vstack([np.sqrt(a)[:, None] * X, G]).T)
-            # X^T diag(a) X + (mu / 2) P^T Z = [X^T, P^T] [diag(a) X; (mu / 2) Z]
-            left = solve_a(np.hstack([X.T, P.T]))
-            return LowRankMatrix(left, np.vstack([a[:, None] * X, half_mu * Z]))
-        solve_c = woodbury_inverse(lambda2 * q, G.T)
-        a = l21_weights(R.T)
-        return _columns_factored(X, solve_c(X.T), solve_c(P.T), a, half_mu * Z)
+            F = np.hstack([np.diag(np.sqrt(a)), np.sqrt(half_mu) * root])  # F F^T = M
+            return solve_through_range(X, lambda2 * q, F, a[:, None] * X + SZ)
+        a = l21_weights(R.T)  # one weight per feature (column of R)
+        return _columns_through_range(
+            X, lambda2 * q, np.sqrt(half_mu) * root, a, X * a[None, :] + SZ
+        )
     C = lambda2 * np.diag(q) + half_mu * BL
     if residual == "samples":
         a = l21_weights(R)  # one weight per sample
@@ -290,18 +305,50 @@ def _columns_low_rank(X, CiX, CiP, a, Zs):
     return Y - (CiX @ U) @ T
 
 
-def _columns_factored(X, CiX, CiP, a, Zs) -> LowRankMatrix:
-    """:func:`_columns_low_rank` with ``W`` factored: ``Y = [CiX, CiP] [X diag(a); Zs]`` and
-    ``W = Y - CiX U T = [CiX, CiP] [X diag(a) - U T; Zs]``, each product O(n^2 d)."""
-    n = X.shape[0]
-    left = np.hstack([CiX, CiP])  # (d, 2n)
-    right = np.vstack([X * a[None, :], Zs])  # (2n, d)
-    XL = X @ left  # (n, 2n); its first n columns are H = X C^-1 X^T
-    s, U = eigh(XL[:, :n])
-    T = U.T @ (XL @ right)  # (n, d) U^T X Y
-    T /= 1.0 / a[None, :] + s[:, None]
-    right[:n] -= U @ T
-    return LowRankMatrix(left, right)
+def _scaled_range(X, e):
+    """``(diag(e)^-1/2 U, R)`` from the thin QR ``diag(e)^-1/2 X^T = U R``."""
+    scale = 1.0 / np.sqrt(e)
+    U, R = np.linalg.qr(scale[:, None] * X.T)
+    return scale[:, None] * U, R
+
+
+def solve_through_range(X, e, F, N) -> LowRankMatrix:
+    """``(diag(e) + X^T F F^T X)^-1 X^T N``, factored, for ``e > 0`` and ``F`` (n, k).
+
+    With ``diag(e)^-1/2 X^T = U R`` the system is ``diag(e)^1/2 (I + U R F F^T R^T U^T)
+    diag(e)^1/2 w = diag(e)^1/2 U R N``, whose solution is
+    ``diag(e)^-1/2 U (I + R F F^T R^T)^-1 R N``: an (m, m) core, ``m = min(n, d)``.
+    """
+    left, R = _scaled_range(X, e)
+    core = _identity_plus_gram_factor(R @ F)
+    inner = solve_triangular(core, solve_triangular(core, R @ N, trans="T"))
+    return LowRankMatrix(left, inner)
+
+
+def _columns_through_range(X, e, G, a, N) -> LowRankMatrix:
+    """Column ``j`` of ``(diag(e) + X^T (a_j I + G G^T) X)^-1 X^T N``, all at once, factored.
+
+    In the basis of :func:`solve_through_range` column ``j`` needs ``(a_j K + C)^-1`` with
+    ``K = R R^T`` and ``C = I + R G G^T R^T = T^T T``. The SVD ``T^-T R = V' diag(s) ...``
+    gives the generalised eigenvectors ``V = T^-1 V'`` (``K V = C V diag(s^2)``,
+    ``V^T C V = I``), so ``(a_j K + C)^-1 = V diag(1 / (a_j s^2 + 1)) V^T``.
+    """
+    left, R = _scaled_range(X, e)
+    core = _identity_plus_gram_factor(R @ G)
+    V, s, _ = np.linalg.svd(solve_triangular(core, R, trans="T"), full_matrices=False)
+    V = solve_triangular(core, V)
+    T = V.T @ (R @ N)
+    T /= np.outer(s**2, a) + 1.0
+    return LowRankMatrix(left @ V, T)
+
+
+def _identity_plus_gram_factor(F):
+    """Upper triangular ``T`` with ``T^T T = I + F F^T``, from the QR of ``[I; F^T]``.
+
+    ``F F^T`` is never formed: its entries can be so large that the identity is lost in
+    rounding (GLIOMA, ``lambda2 = 1e-5``), while the QR keeps ``T``'s accuracy.
+    """
+    return np.linalg.qr(np.vstack([np.eye(len(F)), F.T]), mode="r")
 
 
 def definite(C):
