@@ -24,21 +24,20 @@ multiplier ``Y``, penalty ``mu``:
   ``C = lambda2 Q + (mu / 2) X^T L X`` and ``Z = E - Y / mu``. One generalised eigen-
   decomposition ``B V = C V diag(theta)``, ``V^T C V = I`` solves all ``d`` columns at once:
   ``(a_j B + C)^-1 = V diag(1 / (a_j theta + 1)) V^T`` -- O(d^3) per iteration, not the O(d^4)
-  of ``d`` separate solves. When ``d > n`` the rank-``n`` ``B`` allows a Woodbury form
-  that needs only ``C^-1`` applied to ``n`` columns (:func:`_columns_low_rank`), from one
-  Cholesky factorisation of ``C`` (O(d^3)).
-  With ``linear_solver="lowrank"`` no (d, d) matrix is formed. With ``L = S S^T``
-  (``S = Phi Lambda^1/2``, so ``P = S^T X``) every system reads
-  ``(diag(e) + X^T M X) w = X^T m``: ``e = lambda2 q``, ``M = a_j I + (mu / 2) L`` and
+  of ``d`` separate solves. When ``d > n`` (or with ``linear_solver="lowrank"``) ``B`` has
+  rank ``n``, and with ``L = S S^T`` (``S = Phi Lambda^1/2``, so ``P = S^T X``) every system
+  reads ``(diag(e) + X^T M X) w = X^T m``: ``e = lambda2 q``, ``M = a_j I + (mu / 2) L`` and
   ``m = a_j x_j + (mu / 2) S z_j``. The thin QR ``diag(e)^-1/2 X^T = U R`` (``U`` (d, n)
   orthonormal) turns it into ``w = diag(e)^-1/2 U (I + R M R^T)^-1 R m``: an (n, n) system,
   and for all ``d`` columns one generalised eigendecomposition of ``(R R^T, I + (mu / 2)
-  R L R^T)``. ``W`` is kept as its factors (:class:`LowRankMatrix`, (d, n) and (n, d)) and an
-  iteration costs O(n^2 d). The diagonal scaling and the orthonormal ``U`` keep this as
-  accurate as the dense solve; the Woodbury form ``E^-1 - E^-1 X^T (...)^-1 X E^-1`` that an
-  earlier version used subtracts two nearly equal (d, d) terms when ``lambda2`` is small
-  and diverged on GLIOMA at ``lambda2 = 1e-5``. (``residual="samples"``: one such system
-  with ``M = diag(a) + (mu / 2) L``.)
+  R L R^T)``, O(n^2 d) per iteration. The low-rank route keeps ``W`` as its factors
+  (:class:`LowRankMatrix`, (d, n) and (n, d)) and never forms a (d, d) matrix. The diagonal
+  scaling and the orthonormal ``U`` keep this as accurate as a dense solve. A Woodbury
+  form ``E^-1 - E^-1 X^T (...)^-1 X E^-1``, used before 2026-11-25, subtracts two nearly
+  equal terms when ``lambda2`` is small: it diverged on GLIOMA at ``lambda2 = 1e-5`` and
+  left backward errors of 1e-7 on ORL and JAFFE (1e-13 now).
+  (``residual="samples"``: one system with ``M = diag(a) + (mu / 2) L``; the dense route
+  solves the (d, d) system itself.)
 * E-step: ``E = soft(P W + Y / mu, lambda1 / mu)``.
 * ``Y <- Y + mu (P W - E)``; ``mu <- min(rho mu, 1e10)``.
 
@@ -63,7 +62,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve, eigh, solve_triangular
+from scipy.linalg import LinAlgError, cho_factor, eigh, solve_triangular
 
 from ..graph import laplacian
 from ._low_rank import low_rank_pays
@@ -215,7 +214,8 @@ def solve(
             lambda2=lambda2,
             mu=mu,
             residual=residual,
-            root=S if lowrank else None,
+            root=S,
+            lowrank=lowrank,
             R=R,
         )
         PW = P @ W
@@ -251,37 +251,27 @@ def graph_factor(X, graph) -> np.ndarray:
     return laplacian_root(graph).T @ X
 
 
-def update_w(X, B, BL, P, W, Z, *, lambda2, mu, residual, root=None, R=None):
+def update_w(X, B, BL, P, W, Z, *, root, lambda2, mu, residual, lowrank=False, R=None):
     """Exact minimiser of the reweighted W-subproblem (weights from the current ``W``).
 
-    ``root``: the Laplacian's square root ``S`` (:func:`laplacian_root`) selects the
-    low-rank route, where ``B`` and ``BL`` may be None and the new ``W`` is returned
-    factored; otherwise ``C = lambda2 Q + (mu / 2) X^T L X`` is formed and factorised.
-    ``R``: the residual ``X - X W`` if already computed.
+    ``root``: the Laplacian's square root ``S`` (:func:`laplacian_root`). ``lowrank``: the
+    new ``W`` is returned factored and ``B`` and ``BL`` may be None; otherwise it is a (d, d)
+    array, and when ``d <= n`` (or ``residual="samples"``) ``C = lambda2 Q + (mu / 2) X^T L X``
+    is formed and factorised. ``R``: the residual ``X - X W`` if already computed.
     """
     if R is None:
         R = X - X @ W
     q = l21_weights(rows(W))
     half_mu = 0.5 * mu
-    if root is not None:
-        SZ = half_mu * (root @ Z)  # (mu / 2) P^T Z = X^T (mu / 2) S Z
-        if residual == "samples":
-            a = l21_weights(R)  # one weight per sample
-            F = np.hstack([np.diag(np.sqrt(a)), np.sqrt(half_mu) * root])  # F F^T = M
-            return solve_through_range(X, lambda2 * q, F, a[:, None] * X + SZ)
-        a = l21_weights(R.T)  # one weight per feature (column of R)
-        return _columns_through_range(
-            X, lambda2 * q, np.sqrt(half_mu) * root, a, X * a[None, :] + SZ
-        )
+    if lowrank or (residual == "features" and X.shape[1] > X.shape[0]):
+        factored = _update_through_range(X, root, R, Z, lambda2 * q, half_mu, residual)
+        return factored if lowrank else factored.toarray()
     C = lambda2 * np.diag(q) + half_mu * BL
     if residual == "samples":
         a = l21_weights(R)  # one weight per sample
         Ba = X.T @ (a[:, None] * X)
         return np.linalg.solve(Ba + C, Ba + half_mu * (P.T @ Z))
     a = l21_weights(R.T)  # one weight per feature (column of R)
-    if X.shape[1] > X.shape[0]:
-        _, factor = definite(C)
-        return _columns_low_rank(X, cho_solve(factor, X.T), cho_solve(factor, P.T), a, half_mu * Z)
     theta, V = eigh(B, definite(C)[0])  # B V = C V diag(theta), V^T C V = I
     # Column j: (a_j B + C)^-1 (a_j B e_j + rhs_j) = V diag(1 / (a_j theta + 1)) V^T (...).
     M = V.T @ (B * a[None, :] + half_mu * (P.T @ Z))
@@ -289,20 +279,15 @@ def update_w(X, B, BL, P, W, Z, *, lambda2, mu, residual, root=None, R=None):
     return V @ M
 
 
-def _columns_low_rank(X, CiX, CiP, a, Zs):
-    """The per-column systems when ``d > n``: ``B = X^T X`` has rank ``n``, so by Woodbury
-
-        (a_j B + C)^-1 = C^-1 - C^-1 X^T (I / a_j + H)^-1 X C^-1,   H = X C^-1 X^T (n, n),
-
-    and one eigendecomposition ``H = U diag(s) U^T`` serves every column. The right-hand
-    sides ``a_j B e_j + (P^T Zs)_j`` have rank <= 2n, so every product is O(n d^2), given
-    ``CiX = C^-1 X^T`` and ``CiP = C^-1 P^T`` (both (d, n)).
-    """
-    Y = CiX @ (X * a[None, :]) + CiP @ Zs  # (d, d) C^-1 (B diag(a) + P^T Zs)
-    s, U = eigh(X @ CiX)  # H, symmetric PSD
-    T = U.T @ (X @ Y)  # (n, d)
-    T /= 1.0 / a[None, :] + s[:, None]
-    return Y - (CiX @ U) @ T
+def _update_through_range(X, root, R, Z, e, half_mu, residual) -> LowRankMatrix:
+    """The W-step in the basis of the thin QR of ``diag(e)^-1/2 X^T`` (module notes)."""
+    SZ = half_mu * (root @ Z)  # (mu / 2) P^T Z = X^T (mu / 2) S Z
+    if residual == "samples":
+        a = l21_weights(R)  # one weight per sample
+        F = np.hstack([np.diag(np.sqrt(a)), np.sqrt(half_mu) * root])  # F F^T = M
+        return solve_through_range(X, e, F, a[:, None] * X + SZ)
+    a = l21_weights(R.T)  # one weight per feature (column of R)
+    return _columns_through_range(X, e, np.sqrt(half_mu) * root, a, X * a[None, :] + SZ)
 
 
 def _scaled_range(X, e):
