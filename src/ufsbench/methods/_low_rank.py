@@ -5,7 +5,10 @@ diagonal plus a PSD matrix of rank at most ``n``: ``gamma D + X^T L X`` in the W
 UDFS (``L~``) and ULAP (``L_S``), ``lambda2 Q + (mu / 2) X^T L X`` in L1UFS. With
 ``X^T L X = B B^T`` (``B = X^T R``, ``R R^T = L``) the Woodbury identity applies the inverse
 in O(d r) per column, and block subspace iteration on it gives the smallest eigenvectors,
-where a dense factorisation or ``eigh`` costs O(d^3).
+where a dense factorisation or ``eigh`` costs O(d^3). (The iteration only needs the inverse
+roughly: Rayleigh-Ritz on ``A`` itself makes the pairs exact. L1UFS solves linear systems,
+whose accuracy a Woodbury inverse loses when the diagonal is tiny; it works in the basis
+of a thin QR instead, ``methods/l1ufs.py``.)
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from scipy.linalg import cho_factor, cho_solve, eigh
 
 
 def low_rank_pays(n: int, d: int) -> bool:
-    """Whether the ``auto`` routes take the low-rank (Woodbury) form: ``4 n <= d``.
+    """Whether the ``auto`` routes take the low-rank form: ``4 n <= d``.
 
     ``benchmarks/bench_lowrank.py``, one thread: glioma (50 x 4434) UDFS 76x, ULAP 106x,
     L1UFS 103x, tox_171 (171 x 5748) L1UFS 20x faster; on ORL (400 x 1024) dense was faster.

@@ -112,10 +112,11 @@ def select(
     tol : float, default=0.0
         Stop when ``|J_prev - J| <= tol * |J_prev|``; 0 runs every iteration.
     linear_solver : {"auto", "dense", "lowrank"}, default="auto"
-        How the (d, d) systems of ``W0`` and of every W-step are solved: ``"dense"``,
-        factorisations of the (d, d) matrices; ``"lowrank"``, Woodbury through (n, n) or
-        (2n, 2n) factorisations, exact as well (they differ by rounding). ``"auto"``
-        picks ``"lowrank"`` when ``4 n <= d``.
+        How the (d, d) systems of ``W0`` and of every W-step are solved: ``"dense"`` forms
+        the (d, d) ``W`` (and, when ``d <= n``, factorises the (d, d) matrices);
+        ``"lowrank"`` keeps ``W`` factored and solves (n, n) systems in the basis of a
+        thin QR of the scaled data, exact as well (the routes differ by rounding).
+        ``"auto"`` picks ``"lowrank"`` when ``4 n <= d``.
 
     Returns
     -------
@@ -183,8 +184,8 @@ def solve(
 ) -> L1UFSResult:
     """The ADMM iterations of the module docstring, from ``W0``.
 
-    ``lowrank``: solve through Woodbury forms, with ``W`` factored; ``W``, ``B`` and
-    ``X^T L X`` are then never formed.
+    ``lowrank``: solve in the thin-QR basis of the module notes, with ``W`` factored;
+    ``W``, ``B`` and ``X^T L X`` are then never formed.
     """
     S = laplacian_root(graph)  # L = S S^T
     P = S.T @ X  # (n, d)
