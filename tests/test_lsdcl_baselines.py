@@ -404,7 +404,7 @@ def _l1ufs_problem(n=30, d=6, seed=0):
     X = _blobs(n_per=n // 3, n_blobs=3, d=d, seed=seed)
     X -= X.min()  # nonnegative, as the LSDCL datasets
     graph = knn_graph(X, 4)
-    return X, graph, laplacian(graph).toarray(), l1ufs.graph_factor(X, graph), rng
+    return X, graph, laplacian(graph).toarray(), l1ufs.graph_factors(X, graph)[0], rng
 
 
 @pytest.mark.parametrize("lowrank", [False, True])
@@ -417,7 +417,7 @@ def test_l1ufs_w_step_solves_each_column_system(residual, shape, lowrank):
     d = X.shape[1]
     W, Z = rng.normal(size=(d, d)), rng.normal(size=(len(X), d))
     B = X.T @ X
-    root = l1ufs.laplacian_root(graph)
+    root = l1ufs.graph_factors(X, graph)[1]
     new = l1ufs.update_w(
         X, None if lowrank else B, None if lowrank else P.T @ P, P, W, Z, lambda2=0.7, mu=3.0,
         residual=residual, root=root, lowrank=lowrank,
@@ -505,8 +505,8 @@ def test_l1ufs_solves_its_systems_accurately_with_a_tiny_lambda2(residual, lambd
     lambda2, d = 1e-5, X.shape[1]
     options = dict(lambda1=lambda1, lambda2=lambda2, residual=residual, rho=1.1, tol=0.0)
     start = l1ufs.solve(X, graph, max_iter=0, lowrank=True, **options).W.toarray()
-    root = l1ufs.laplacian_root(graph)
-    P, B = root.T @ X, X.T @ X
+    P, root = l1ufs.graph_factors(X, graph)
+    B = X.T @ X
     assert _backward_error(B + lambda1 * P.T @ P + lambda2 * np.eye(d), start, B) < 1e-13
     # One W-step from the state after ten iterations, in both routes.
     W = l1ufs.solve(X, graph, max_iter=10, lowrank=True, **options).W.toarray()
@@ -544,9 +544,12 @@ def test_l1ufs_numerically_singular_subproblem_gets_a_tiny_ridge():
     np.testing.assert_array_equal(well, np.eye(3))
 
 
-def test_l1ufs_graph_factor_reproduces_laplacian_quadratic_form():
-    X, _, L, P, _ = _l1ufs_problem()
+def test_l1ufs_graph_factors_reproduce_the_laplacian_and_its_quadratic_form():
+    X, graph, L, P, _ = _l1ufs_problem()
     np.testing.assert_allclose(P.T @ P, X.T @ L @ X, atol=1e-8 * np.abs(X.T @ L @ X).max())
+    _, S = l1ufs.graph_factors(X, graph)
+    np.testing.assert_allclose(S @ S.T, L, atol=1e-12 * np.abs(L).max())
+    np.testing.assert_allclose(S.T @ X, P, atol=1e-12 * np.abs(P).max())
 
 
 def test_l1ufs_soft_threshold_is_the_l1_prox():

@@ -187,8 +187,7 @@ def solve(
     ``lowrank``: solve in the thin-QR basis of the module notes, with ``W`` factored;
     ``W``, ``B`` and ``X^T L X`` are then never formed.
     """
-    S = laplacian_root(graph)  # L = S S^T
-    P = S.T @ X  # (n, d)
+    P, S = graph_factors(X, graph)  # P = S^T X (n, d), L = S S^T
     d = X.shape[1]
     if lowrank:
         B = BL = None
@@ -234,28 +233,24 @@ def solve(
     return L1UFSResult(W=W, history=np.asarray(history))
 
 
-def laplacian_root(graph) -> np.ndarray:
-    """``S = Phi Lambda^1/2`` (n, n) from the eigendecomposition ``D - A = Phi Lambda Phi^T``.
+def graph_factors(X, graph) -> tuple[np.ndarray, np.ndarray]:
+    """``(P, S)`` from the eigendecomposition ``D - A = Phi Lambda Phi^T`` of the Laplacian.
 
-    ``S S^T`` is the Laplacian (negative rounding in ``Lambda`` clipped to 0).
+    ``P = Lambda^1/2 Phi^T X`` (n, d), so that ``P^T P = X^T L X``, and the square root
+    ``S = Phi Lambda^1/2`` (n, n) with ``S S^T = L`` and ``P = S^T X`` (negative rounding in
+    ``Lambda`` clipped to 0). ``P^T P`` is the same for any eigenbasis, but ``||P W||_1``
+    depends on the basis chosen inside a repeated eigenvalue: the formulation itself is
+    ambiguous there.
     """
     eigenvalues, Phi = eigh(laplacian(graph).toarray())  # dense: the eigenbasis is needed
-    return Phi * np.sqrt(np.maximum(eigenvalues, 0.0))
-
-
-def graph_factor(X, graph) -> np.ndarray:
-    """``P = Lambda^1/2 Phi^T X = S^T X`` (n, d), so that ``P^T P = X^T L X``.
-
-    ``P^T P`` is the same for any eigenbasis, but ``||P W||_1`` depends on the basis chosen
-    inside a repeated eigenvalue: the formulation itself is ambiguous there.
-    """
-    return laplacian_root(graph).T @ X
+    root = np.sqrt(np.maximum(eigenvalues, 0.0))
+    return root[:, None] * (Phi.T @ X), Phi * root
 
 
 def update_w(X, B, BL, P, W, Z, *, root, lambda2, mu, residual, lowrank=False, R=None):
     """Exact minimiser of the reweighted W-subproblem (weights from the current ``W``).
 
-    ``root``: the Laplacian's square root ``S`` (:func:`laplacian_root`). ``lowrank``: the
+    ``root``: the Laplacian's square root ``S`` (:func:`graph_factors`). ``lowrank``: the
     new ``W`` is returned factored and ``B`` and ``BL`` may be None; otherwise it is a (d, d)
     array, and when ``d <= n`` (or ``residual="samples"``) ``C = lambda2 Q + (mu / 2) X^T L X``
     is formed and factorised. ``R``: the residual ``X - X W`` if already computed.
