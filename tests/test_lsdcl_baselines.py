@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.linalg import eigh
+from scipy.linalg import LinAlgError, eigh
 
 from ufsbench import rank_features
 from ufsbench.graph import knn_graph, laplacian
@@ -536,12 +536,17 @@ def test_l1ufs_solves_its_systems_accurately_with_a_tiny_lambda2(residual, lambd
 
 
 def test_l1ufs_numerically_singular_subproblem_gets_a_tiny_ridge():
+    B = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 1.0]])
     C = np.diag([1e8, 1e8, -1e-9])  # singular PSD up to rounding: Cholesky fails
-    used, (factor, lower) = l1ufs.definite(C)
-    np.testing.assert_allclose(used - C, 1e-4 * np.eye(3), atol=1e-7)  # 1e-12 max(diag C)
-    assert np.all(np.diag(factor) > 0)
-    well, _ = l1ufs.definite(np.eye(3))
-    np.testing.assert_array_equal(well, np.eye(3))
+    with pytest.raises(LinAlgError):
+        eigh(B, C)
+    theta, V = l1ufs.eigh_with_ridge(B, C)
+    used = C + 1e-4 * np.eye(3)  # the ridge is 1e-12 max(diag C)
+    np.testing.assert_allclose(B @ V, used @ V * theta, atol=1e-9)
+    np.testing.assert_allclose(V.T @ used @ V, np.eye(3), atol=1e-9)
+    well = l1ufs.eigh_with_ridge(B, np.eye(3))  # definite: no ridge
+    for got, want in zip(well, eigh(B, np.eye(3)), strict=True):
+        np.testing.assert_array_equal(got, want)
 
 
 def test_l1ufs_graph_factors_reproduce_the_laplacian_and_its_quadratic_form():

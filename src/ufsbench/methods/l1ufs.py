@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, eigh, solve_triangular
+from scipy.linalg import LinAlgError, eigh, solve_triangular
 
 from ..graph import laplacian
 from ._low_rank import low_rank_pays
@@ -268,7 +268,7 @@ def update_w(X, B, BL, P, W, Z, *, root, lambda2, mu, residual, lowrank=False, R
         Ba = X.T @ (a[:, None] * X)
         return np.linalg.solve(Ba + C, Ba + half_mu * (P.T @ Z))
     a = l21_weights(R.T)  # one weight per feature (column of R)
-    theta, V = eigh(B, definite(C)[0])  # B V = C V diag(theta), V^T C V = I
+    theta, V = eigh_with_ridge(B, C)  # B V = C V diag(theta), V^T C V = I
     # Column j: (a_j B + C)^-1 (a_j B e_j + rhs_j) = V diag(1 / (a_j theta + 1)) V^T (...).
     M = V.T @ (B * a[None, :] + half_mu * (P.T @ Z))
     M /= np.outer(theta, a) + 1.0
@@ -332,18 +332,18 @@ def _identity_plus_gram_factor(F):
     return np.linalg.qr(np.vstack([np.eye(len(F)), F.T]), mode="r")
 
 
-def definite(C):
-    """``(C, cho_factor(C))``, ``C = lambda2 Q + (mu / 2) X^T L X`` made numerically definite.
+def eigh_with_ridge(B, C):
+    """``eigh(B, C)`` for ``C = lambda2 Q + (mu / 2) X^T L X``, made numerically definite.
 
     ``C`` is positive definite in exact arithmetic, but a tiny ``lambda2 Q`` next to the
     singular ``X^T L X`` of raw data can leave its smallest eigenvalue below rounding; a
-    ridge of ``1e-12 max(diag C)`` is then added (the subproblem is that ill-posed).
+    ridge of ``1e-12 max(diag C)`` is then added (the subproblem is that ill-posed). The
+    test is ``eigh``'s own Cholesky factorisation, so ``C`` is factorised once.
     """
     try:
-        return C, cho_factor(C)
+        return eigh(B, C)
     except LinAlgError:
-        C = C + _JITTER * np.abs(C.diagonal()).max() * np.eye(len(C))
-        return C, cho_factor(C)
+        return eigh(B, C + _JITTER * np.abs(C.diagonal()).max() * np.eye(len(C)))
 
 
 def soft_threshold(M, threshold):
