@@ -37,7 +37,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_cost import job_costs  # noqa: E402
 
 from ufsbench.io import write_table, write_text  # noqa: E402
-from ufsbench.merge_runs import concat_disjoint, merge_paper_tables, merge_vs_paper  # noqa: E402
+from ufsbench.merge_runs import (  # noqa: E402
+    concat_disjoint,
+    merge_paper_tables,
+    merge_vs_paper,
+    renote,
+)
 from ufsbench.paperfigures import best_traces, plot_traces, trace_panels  # noqa: E402
 from ufsbench.papertables import render_latex, render_markdown, table_title  # noqa: E402
 from ufsbench.plan import grid_parameters  # noqa: E402
@@ -194,6 +199,11 @@ def merge(config: dict, into: Path, root: Path) -> None:
         raise SystemExit(f"cross-validation tables in {len(crossval)} runs: publish them from one")
     for path in crossval[0].glob(f"{name}_crossval*") if crossval else ():
         shutil.copy2(path, into / path.name)
+    compared = into / f"{name}_crossval_vs_paper.tsv"
+    if crossval and compared.is_file():  # its notes as the config has them now
+        cv_notes = paper["crossval"].get("notes")
+        table = pd.read_csv(compared, sep="\t")
+        write_table(compared, renote(table, load_notes(root / cv_notes) if cv_notes else None))
     rows = []
     for folder in folders:
         info = json.loads((folder / "run.json").read_text())

@@ -134,8 +134,9 @@ def test_crossval_tables(wine_run):
     assert summary["mean"].between(0, 100).all()
     assert "| Average |" in (tables / "lsdcl_crossval.md").read_text()
     # The paper's cells are USPS49's: none is answered by a WINE run, all are listed.
+    # The crossval notes (config/reference/lsdcl_crossval_notes.tsv) follow "not run".
     versus = pd.read_csv(tables / "lsdcl_crossval_vs_paper.tsv", sep="\t")
-    assert len(versus) == 200 and (versus["note"] == "not run").all()
+    assert len(versus) == 200 and versus["note"].str.startswith("not run. Protocol").all()
 
 
 def test_figures_and_logs_exist(wine_run):
@@ -222,3 +223,12 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
     assert len(lsdcl) == 2
     assert lsdcl.str.endswith("edited after the run").all()
     assert not lsdcl.str.contains("proline").any()
+    # The cross-validation's comparison takes its current notes too.
+    cv_notes = tmp_path / "cv_notes.tsv"
+    cv_notes.write_text("dataset\tmethod\tmetric\tnote\nusps49\tlsdcl\tnmi\tedited NMI note\n")
+    config["paper"]["crossval"] = {**config["paper"]["crossval"], "notes": str(cv_notes)}
+    edited.write_text(yaml.safe_dump(config))
+    subprocess.run(merge_only, check=True, capture_output=True, text=True)
+    versus = pd.read_csv(into / "lsdcl_crossval_vs_paper.tsv", sep="\t").set_index("metric")
+    assert (versus.loc["nmi", "note"] == "not run. edited NMI note").all()
+    assert (versus.loc["acc", "note"] == "not run").all()

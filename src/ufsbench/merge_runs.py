@@ -100,9 +100,16 @@ def merge_vs_paper(
     merged = concat_disjoint(tables, order=order, what="comparison table")
     if reference is not None:
         merged = _with_unrun_cells(merged, reference)
-    merged["note"] = [numbers_note(row) for _, row in merged.iterrows()]
-    merged = add_notes(merged, notes)
+    merged = renote(merged, notes)
     return merged, fidelity_summary(merged)
+
+
+def renote(table: pd.DataFrame, notes: pd.DataFrame | None) -> pd.DataFrame:
+    """A comparison table with each note generated again from its numbers and the current
+    hand-written ``notes`` appended, so a published table never keeps a stale note."""
+    out = table.copy()
+    out["note"] = [numbers_note(row) for _, row in out.iterrows()]
+    return add_notes(out, notes)
 
 
 def _with_unrun_cells(merged: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:

@@ -221,6 +221,7 @@ rule crossval_vs_paper:
     threads: 1
     params:
         reference=lambda wc: paper_path("reference", crossval_plan()),
+        notes=lambda wc: paper_path("notes", crossval_plan()),
         metric_map={"nmi": PAPER.get("nmi", "nmi_sqrt")},
         code=code_hash("reference.py", "io.py"),
     script:
