@@ -201,7 +201,7 @@ def merge(config: dict, into: Path, root: Path) -> None:
         shutil.copy2(path, into / path.name)
     compared = into / f"{name}_crossval_vs_paper.tsv"
     if crossval and compared.is_file():  # its notes as the config has them now
-        cv_notes = paper["crossval"].get("notes")
+        cv_notes = (paper.get("crossval") or {}).get("notes")
         table = pd.read_csv(compared, sep="\t")
         write_table(compared, renote(table, load_notes(root / cv_notes) if cv_notes else None))
     rows = []
