@@ -154,6 +154,11 @@ def read_each(folders, filename: str) -> list[pd.DataFrame]:
     return [pd.read_csv(f / filename, sep="\t") for f in folders if (f / filename).is_file()]
 
 
+def notes_of(section: dict, root: Path) -> pd.DataFrame | None:
+    """The hand-written notes a config section names (``notes:``), or None."""
+    return load_notes(root / section["notes"]) if section.get("notes") else None
+
+
 def merge(config: dict, into: Path, root: Path) -> None:
     """Rebuild the merged outputs in ``into`` from every run published under it."""
     paper = config["paper"]
@@ -174,7 +179,7 @@ def merge(config: dict, into: Path, root: Path) -> None:
         write_table(into / f"{name}_{table}.tsv", merged)
         write_text(into / f"{name}_{table}.md", render_markdown(merged, title, labels=labels))
         write_text(into / f"{name}_{table}.tex", render_latex(merged, title, labels=labels))
-    notes = load_notes(root / paper["notes"]) if paper.get("notes") else None
+    notes = notes_of(paper, root)
     # The cells one run over the whole config would compare: unanswered ones show as such.
     reference = load_reference(root / paper["reference"])
     ran = reference["dataset"].isin(order or []) & reference["method"].isin(config["methods"])
@@ -198,12 +203,11 @@ def merge(config: dict, into: Path, root: Path) -> None:
     if len(crossval) > 1:
         raise SystemExit(f"cross-validation tables in {len(crossval)} runs: publish them from one")
     for path in crossval[0].glob(f"{name}_crossval*") if crossval else ():
-        shutil.copy2(path, into / path.name)
-    compared = into / f"{name}_crossval_vs_paper.tsv"
-    if crossval and compared.is_file():  # its notes as the config has them now
-        cv_notes = (paper.get("crossval") or {}).get("notes")
-        table = pd.read_csv(compared, sep="\t")
-        write_table(compared, renote(table, load_notes(root / cv_notes) if cv_notes else None))
+        if path.name == f"{name}_crossval_vs_paper.tsv":  # with the notes the config has now
+            cv_notes = notes_of(paper.get("crossval") or {}, root)
+            write_table(into / path.name, renote(pd.read_csv(path, sep="\t"), cv_notes))
+        else:
+            shutil.copy2(path, into / path.name)
     rows = []
     for folder in folders:
         info = json.loads((folder / "run.json").read_text())
