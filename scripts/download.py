@@ -1,9 +1,14 @@
-"""Fetch one dataset file: the mirror first (by sha256), else its public URL."""
+"""Fetch one dataset file: the mirror first (by sha256), else its public source."""
 
 from ufsbench import joblog
 from ufsbench.datasets import fetch, load_registry
 
 log = joblog.setup(snakemake.log[0])
 entry = load_registry(snakemake.params.registry)[snakemake.wildcards.dataset]
-path = fetch(entry, snakemake.output[0], mirror=snakemake.params.mirror)
+path = fetch(
+    entry,
+    snakemake.output[0],
+    mirror=snakemake.params.mirror,
+    source_base=snakemake.params.source_base,
+)
 log.info("dataset %r: %s ready", entry.name, path)

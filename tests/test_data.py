@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import re
 import threading
@@ -121,13 +122,14 @@ def test_fetch_rejects_checksum_mismatch(tmp_path, server):
     assert server.hits["/toy.bin"] == 1  # a wrong checksum is not retried
 
 
-def test_fetch_removes_stale_wrong_file(tmp_path, server):
-    server.routes["/toy.bin"] = [(200, BAD)]
+def test_fetch_keeps_a_wrong_file_and_says_so(tmp_path, server):
+    server.routes["/toy.bin"] = [(200, GOOD)]
     dest = tmp_path / "toy.bin"
-    dest.write_bytes(BAD)
-    with pytest.raises(ValueError, match="checksum mismatch"):
+    dest.write_bytes(BAD)  # e.g. a hand-placed file with other content
+    with pytest.raises(ValueError, match=r"toy.bin is not the registered file \(sha256 "):
         fetch(make_entry(url=server.url("/toy.bin")), dest, backoff=0)
-    assert not dest.exists()
+    assert dest.read_bytes() == BAD  # nothing of the user's is deleted
+    assert server.hits == {}
 
 
 def test_fetch_retries_after_server_error(tmp_path, server):
@@ -165,14 +167,6 @@ def test_fetch_prefers_mirror_without_network(tmp_path):
     assert sha256_file(dest) == GOOD_SHA
     assert leftovers(dest.parent) == []
     assert fetch(make_entry(), dest, retries=0) == dest  # already there and verified
-
-
-def test_fetch_inexact_url_needs_mirror(tmp_path, server):
-    server.routes["/toy.bin"] = [(200, GOOD)]
-    entry = make_entry(url=server.url("/toy.bin"), url_exact=False)
-    with pytest.raises(FileNotFoundError, match=r"dataset 'toy': file toy.bin .* not found"):
-        fetch(entry, tmp_path / "toy.bin", mirror=tmp_path)
-    assert server.hits == {}
 
 
 def test_fetch_source_without_file(tmp_path):
@@ -262,14 +256,17 @@ _TOY = {
             "dataset 'toy': unknown option 'x_variable' for format 'csv'",
         ),
         ({"url": "ftp://x"}, "dataset 'toy': url must start with http:// or https://"),
-        ({"sha256": None, "url": None}, None),
+        ({"sha256": None, "url": None}, "dataset 'toy': missing required key(s) sha256"),
+        ({"url": None}, "dataset 'toy': give exactly one source of the file: url"),
+        (
+            {"origin": {"files": [], "X": {}, "Y": {}, "digest": "x"}},
+            "dataset 'toy': give exactly one source of the file: url",
+        ),
     ],
 )
 def test_registry_rejects_bad_entries(tmp_path, change, msg):
     spec = {**_TOY, **change}
     spec = {k: v for k, v in spec.items() if v is not None or k == "n_classes"}
-    if msg is None:
-        msg = "dataset 'toy': missing required key(s) sha256, url"
     path = tmp_path / "datasets.yaml"
     path.write_text(yaml.safe_dump({"datasets": {"toy": spec}}))
     with pytest.raises(ValueError, match=re.escape(msg)):
@@ -302,14 +299,14 @@ def test_load_mat_without_x_and_y(tmp_path):
     savemat(path, {"fea": np.ones((4, 2)), "gnd": np.array([1, 1, 2, 2])})
     msg = "dataset 'toy': .mat file has no variable 'X' (found: fea, gnd)"
     with pytest.raises(ValueError, match=re.escape(msg)):
-        load_dataset(make_entry(), path)
+        load_dataset(make_entry(sha256=sha256_file(path)), path)
 
 
 def test_load_mat_densifies_sparse_and_flattens_labels(tmp_path):
     path = tmp_path / "toy.mat"
     X = np.array([[0, 1.5], [2, 0], [0, 0], [3, 4]])
     savemat(path, {"X": sp.csc_matrix(X), "Y": np.array([[5, 5, 9, 9]])})
-    Xl, y, info = load_dataset(make_entry(), path)
+    Xl, y, info = load_dataset(make_entry(sha256=sha256_file(path)), path)
     assert Xl.dtype == np.float64 and np.array_equal(Xl, X)
     assert y.dtype == np.int64 and y.tolist() == [0, 0, 1, 1]
     assert info["classes"] == [5, 9]
@@ -320,7 +317,7 @@ def test_load_shape_differs_from_registry(tmp_path):
     savemat(path, {"X": np.ones((4, 3)), "Y": np.array([1, 1, 2, 2])})
     msg = "dataset 'toy': shape mismatch (expected 4 x 2, found 4 x 3)"
     with pytest.raises(ValueError, match=re.escape(msg)):
-        load_dataset(make_entry(), path)
+        load_dataset(make_entry(sha256=sha256_file(path)), path)
 
 
 def test_load_class_count_differs_from_registry(tmp_path):
@@ -328,7 +325,7 @@ def test_load_class_count_differs_from_registry(tmp_path):
     savemat(path, {"X": np.ones((4, 2)), "Y": np.array([1, 2, 3, 3])})
     msg = "dataset 'toy': class count mismatch (expected 2, found 3)"
     with pytest.raises(ValueError, match=re.escape(msg)):
-        load_dataset(make_entry(), path)
+        load_dataset(make_entry(sha256=sha256_file(path)), path)
 
 
 def test_load_unknown_format(tmp_path):
@@ -339,7 +336,7 @@ def test_load_unknown_format(tmp_path):
         "svmlight, uci_text)"
     )
     with pytest.raises(ValueError, match=re.escape(msg)):
-        load_dataset(make_entry(format="xls"), path)
+        load_dataset(make_entry(format="xls", sha256=sha256_file(path)), path)
 
 
 def test_load_missing_raw_file(tmp_path):
@@ -359,7 +356,7 @@ def test_load_csv_with_missing_values_and_label_rule(tmp_path):
         options={"na_values": ["?"], "drop_columns": [0], "label_column": 3,
                  "label_rule": "above_mean"},
     )  # fmt: skip
-    X, y, info = load_dataset(entry, path)
+    X, y, info = load_dataset(dataclasses.replace(entry, sha256=sha256_file(path)), path)
     assert np.isnan(X).sum() == 2
     assert y.tolist() == [0, 0, 1, 1]  # 30 and 40 are above the mean 25
     assert info["label_rule"] == "column 3 > mean 25"
@@ -370,7 +367,7 @@ def test_load_csv_non_numeric_column(tmp_path):
     path.write_text("a,1,0\nb,2,0\nc,3,1\nd,4,1\n")
     entry = make_entry(format="csv", options={"label_column": -1})
     with pytest.raises(ValueError, match=r"dataset 'toy': column 0 is not numeric \(found 'a'\)"):
-        load_dataset(entry, path)
+        load_dataset(dataclasses.replace(entry, sha256=sha256_file(path)), path)
 
 
 def test_load_arff_nominal_class_in_declared_order(tmp_path):
@@ -379,7 +376,7 @@ def test_load_arff_nominal_class_in_declared_order(tmp_path):
         "@RELATION toy\n@ATTRIBUTE a REAL\n@ATTRIBUTE b REAL\n@ATTRIBUTE class {z,y,x}\n"
         "@DATA\n1,2,z\n3,4,x\n5,6,x\n7,8,z\n"
     )
-    X, y, info = load_dataset(make_entry(format="arff"), path)
+    X, y, info = load_dataset(make_entry(format="arff", sha256=sha256_file(path)), path)
     assert X.tolist() == [[1, 2], [3, 4], [5, 6], [7, 8]]
     assert y.tolist() == [0, 1, 1, 0] and info["classes"] == ["z", "x"]
 
@@ -389,7 +386,7 @@ def test_load_missing_value_count_differs_from_registry(tmp_path):
     savemat(path, {"X": np.array([[np.nan, 1], [1, 2], [3, 4], [5, 6]]), "Y": [1, 1, 2, 2]})
     msg = "dataset 'toy': missing-value count mismatch (expected 0, found 1)"
     with pytest.raises(ValueError, match=re.escape(msg)):
-        load_dataset(make_entry(), path)
+        load_dataset(make_entry(sha256=sha256_file(path)), path)
 
 
 # -- loading: every registry entry ---------------------------------------------------------
@@ -406,7 +403,7 @@ def test_registry_file_loads_with_declared_shape(name, mirror):
     path = find_in_mirror(entry, mirror)
     if path is None:
         pytest.skip(f"dataset {name!r}: {entry.file_entry.file} not in the mirror {mirror}")
-    X, y, info = load_dataset(entry, path)
+    X, y, info = load_dataset(dataclasses.replace(entry, sha256=sha256_file(path)), path)
     assert X.dtype == np.float64
     assert X.shape == (entry.n_samples, entry.n_features)
     assert np.count_nonzero(np.isnan(X)) == entry.n_missing

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .datasets import FORMATS, DatasetEntry
+from .datasets import FORMATS, DatasetEntry, verify_file
 
 SCHEMES = ("none", "zscore", "minmax", "unit_column", "unit_row")
 IMPUTE = ("none", "mean", "median")
@@ -51,7 +51,8 @@ def load_dataset(entry: DatasetEntry, raw_path=None):
     Raises
     ------
     ValueError
-        Unreadable file, missing ``.mat`` variable, non-numeric column, or a shape,
+        A file that is not the registered one (:func:`ufsbench.datasets.verify_file`),
+        an unreadable file, missing ``.mat`` variable, non-numeric column, or a shape,
         class count or missing-value count that differs from the registry.
     FileNotFoundError
         No ``raw_path`` for an entry that needs a file.
@@ -59,7 +60,9 @@ def load_dataset(entry: DatasetEntry, raw_path=None):
     where = f"dataset {entry.name!r}"
     info = {"name": entry.name, "source": entry.source, "format": entry.format}
     if entry.source == "url":
-        X, labels, extra = _load_file(entry, _need_path(entry, raw_path))
+        path = _need_path(entry, raw_path)
+        verify_file(entry, path)  # a hand-placed or damaged file never reaches the results
+        X, labels, extra = _load_file(entry, path)
     elif entry.source == "sklearn":
         X, labels, extra = _load_sklearn(entry)
     elif entry.source == "synthetic":

@@ -4,10 +4,12 @@
 
 ``url``
     A file with its sha256. :func:`fetch` looks for it in a local mirror folder first
-    (by checksum, whatever its name), then downloads it with retries. The file appears at
-    its destination verified and complete, or not at all. ``url: null`` registers a
-    gated file (licensed, no public copy): only a copy placed in the mirror or under
-    ``data/raw/<name>/`` is used, and ``access`` says how to obtain it.
+    (by checksum, whatever its name), then obtains it from its public source. The file
+    appears at its destination verified and complete, or not at all. The source is either
+    ``url`` (the registered file itself) or ``origin`` (public originals and a conversion,
+    see :mod:`ufsbench.origins`: the converted arrays are verified by their content digest).
+    ``url: null`` registers a gated file (licensed, no public copy): only a copy placed in
+    the mirror or under ``data/raw/<name>/`` is used, and ``access`` says how to obtain it.
 ``sklearn``
     Bundled with scikit-learn (``load_wine`` and friends); nothing to fetch.
 ``synthetic``
@@ -22,9 +24,11 @@ Snakemake's ``validate``; :func:`load_registry` checks it here without a schema 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import http.client
 import os
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -35,6 +39,7 @@ from pathlib import Path
 import yaml
 
 from .io import atomic_path
+from .origins import Origin, content_digest, parse_origin, prepare_arrays
 
 DEFAULT_REGISTRY = Path(__file__).resolve().parents[2] / "config" / "datasets.yaml"
 
@@ -60,13 +65,13 @@ _COMMON = {
     "used_by", "notes", "n_missing",
 }  # fmt: skip
 _REQUIRED = {
-    "url": {"url", "file", "sha256", "format"},
+    "url": {"file", "sha256", "format"},
     "sklearn": {"loader"},
     "synthetic": {"generator", "params"},
     "derived": {"base", "transform", "params"},
 }
 _OPTIONAL = {
-    "url": {"url_exact", "options", "access"},
+    "url": {"url", "origin", "options", "access"},
     "sklearn": set(),
     "synthetic": set(),
     "derived": set(),
@@ -107,7 +112,7 @@ class DatasetEntry:
     file: str | None = None
     sha256: str | None = None
     format: str | None = None
-    url_exact: bool = True
+    origin: Origin | None = field(default=None, compare=False)
     access: str | None = None
     options: dict = field(default_factory=dict, hash=False, compare=False)
     loader: str | None = None
@@ -170,6 +175,28 @@ def load_registry(path=None) -> dict[str, DatasetEntry]:
     return entries
 
 
+# How a file is obtained (addresses, licences, prose) does not change what it holds: the
+# content is pinned by sha256 and, for origins, the arrays' digest.
+_ACQUISITION = {"description", "url", "access", "notes", "used_by", "feature_counts", "parent"}
+
+
+def content_fields(entry: DatasetEntry) -> dict:
+    """The fields of ``entry`` that determine its arrays, as plain data.
+
+    The workflow passes them to a dataset's jobs as a param, so editing what a dataset
+    holds re-runs its jobs, while moving its download address, its notes or its grid does
+    not. A derived entry includes its base's fields.
+    """
+    fields = {
+        f.name: getattr(entry, f.name)
+        for f in dataclasses.fields(entry)
+        if f.name not in _ACQUISITION and f.name != "origin"
+    }
+    fields["digest"] = entry.origin.digest if entry.origin is not None else None
+    fields["base"] = content_fields(entry.parent) if entry.parent is not None else entry.base
+    return fields
+
+
 def get_entry(registry: dict[str, DatasetEntry], name: str) -> DatasetEntry:
     """``registry[name]``, with a one-line error listing the known names."""
     try:
@@ -229,9 +256,24 @@ def _check_entry(name: str, spec) -> DatasetEntry:
         sha = None if spec["sha256"] is None else str(spec["sha256"])
         if sha is not None and (len(sha) != 64 or not set(sha) <= _HEX):
             raise ValueError(f"{where}: sha256 must be 64 lower-case hex digits, found {sha!r}")
-        url = spec["url"]
+        if ("url" in spec) == ("origin" in spec):
+            raise ValueError(
+                f"{where}: give exactly one source of the file: url (null for a gated file) "
+                f"or origin (public originals and their conversion)"
+            )
+        origin = parse_origin(where, spec["origin"]) if "origin" in spec else None
+        url = spec.get("url")
         access = spec.get("access")
-        if url is None:
+        if origin is not None:
+            if sha is None:
+                raise ValueError(
+                    f"{where}: an entry with an origin needs the converted file's sha256"
+                )
+            if fmt != "mat":
+                raise ValueError(
+                    f"{where}: an origin converts to a .mat file, so format must be mat"
+                )
+        elif url is None:
             if not isinstance(access, str) or not access.strip():
                 raise ValueError(
                     f"{where}: url is null (a gated file), so 'access' must say how to obtain it"
@@ -271,7 +313,7 @@ def _check_entry(name: str, spec) -> DatasetEntry:
             file=str(spec["file"]),
             sha256=sha,
             format=fmt,
-            url_exact=bool(spec.get("url_exact", True)),
+            origin=origin,
             options=dict(options),
         )
     elif source == "sklearn":
@@ -461,46 +503,123 @@ def find_in_mirror(entry: DatasetEntry, mirror) -> Path | None:
     A file with the registry's name but another checksum triggers a ``UserWarning``.
     """
     entry = entry.file_entry
-    if entry is None or mirror is None:
+    if entry is None or mirror is None or not Path(mirror).is_dir():
         return None
-    mirror = Path(mirror)
-    if not mirror.is_dir():
-        return None
-    named = mirror / entry.file
+    named = Path(mirror) / entry.file
     if entry.sha256 is None:  # nothing to search by: only the registered name can match
         return named if named.is_file() else None
-    if named.is_file():
-        if _cached_sha256(named) == entry.sha256:
-            return named
+    if named.is_file() and _cached_sha256(named) != entry.sha256:
         warnings.warn(
             f"dataset {entry.name!r}: mirror file {named} has another checksum "
             f"(expected {entry.sha256}); searching the mirror by checksum",
             stacklevel=2,
         )
+    return _find_by_sha256(Path(mirror), entry.sha256, [entry.file])
+
+
+def find_origins_in_mirror(entry: DatasetEntry, mirror) -> list[Path | None]:
+    """For each origin file of ``entry``, its copy in ``mirror`` (by sha256) or ``None``.
+
+    The names a mirror of originals uses are tried first (``<basename>`` and
+    ``<dataset>/<basename>``, the layout of ``shared/datasets/origins``), then every file.
+    """
+    entry = entry.file_entry
+    if entry is None or entry.origin is None:
+        return []
+    if mirror is None or not Path(mirror).is_dir():
+        return [None] * len(entry.origin.files)
+    mirror = Path(mirror)
+    return [
+        _find_by_sha256(mirror, f.sha256, [f.basename, f"{entry.name}/{f.basename}"])
+        for f in entry.origin.files
+    ]
+
+
+def _find_by_sha256(mirror: Path, sha256: str, names) -> Path | None:
+    for name in names:
+        path = mirror / name
+        if path.is_file() and _cached_sha256(path) == sha256:
+            return path
     for path in sorted(mirror.rglob("*")):
-        if path == named or not path.is_file() or path.name.startswith("."):
-            continue
-        if _cached_sha256(path) == entry.sha256:
+        if path.is_file() and not path.name.startswith(".") and _cached_sha256(path) == sha256:
             return path
     return None
+
+
+def verify_file(entry: DatasetEntry, path) -> None:
+    """Check that ``path`` holds ``entry``'s registered file, or raise a clear error.
+
+    A file passes when its sha256 is the registered one or, for an entry with an origin,
+    when the ``X`` and ``Y`` it holds have the registered content digest (a converted
+    file written by :func:`fetch`, or any re-save of the same arrays). Entries registered
+    without a sha256 (public files nobody has checked yet) cannot be verified and pass.
+    """
+    target = entry.file_entry
+    path = Path(path)
+    if target is None or target.sha256 is None:
+        return
+    found = _cached_sha256(path)
+    if found == target.sha256:
+        return
+    what = f"sha256 {found}, expected {target.sha256}"
+    if target.origin is not None:
+        digest = _mat_digest(target, path)
+        if digest == target.origin.digest:
+            return
+        what += f"; its arrays' content digest is {digest}, expected {target.origin.digest}"
+    raise ValueError(
+        f"dataset {target.name!r}: {path} is not the registered file ({what}). Move it away "
+        f"and run again to fetch the registered file, or fix the registry entry"
+    )
+
+
+def _mat_digest(entry: DatasetEntry, path: Path) -> str:
+    """The content digest of the X and Y variables of a .mat file, or why there is none."""
+    from scipy.io import loadmat
+
+    try:
+        contents = loadmat(path)
+    except Exception as err:  # noqa: BLE001 - any unreadable file is simply not the one
+        return f"none (unreadable as .mat: {type(err).__name__}: {err})"
+    names = (entry.options.get("x_variable", "X"), entry.options.get("y_variable", "Y"))
+    if not all(n in contents for n in names):
+        return f"none (no variables {names[0]!r} and {names[1]!r})"
+    return content_digest(*(contents[n] for n in names))
 
 
 # -- fetching ------------------------------------------------------------------------------
 
 
-def fetch(entry: DatasetEntry, dest, *, mirror=None, retries=3, timeout=60, backoff=1.0) -> Path:
-    """Put ``entry``'s file at ``dest``, verified: from the mirror if there, else downloaded.
+def fetch(
+    entry: DatasetEntry,
+    dest,
+    *,
+    mirror=None,
+    source_base=None,
+    retries=3,
+    timeout=60,
+    backoff=1.0,
+) -> Path:
+    """Put ``entry``'s file at ``dest``, verified: from the mirror if there, else its source.
 
-    A derived entry fetches its base's file. ``dest`` is written atomically: after an
-    error, nothing (and no ``.part`` file) is left there, and a stale ``dest`` with the
-    wrong checksum is removed.
+    In order: a file already at ``dest`` is verified (:func:`verify_file`) and kept; the
+    mirror's copy of the registered file (by sha256) is copied; for an entry with an
+    ``origin``, its original files are taken from the mirror (by their sha256) or
+    downloaded, converted, checked against the registered content digest and written as
+    a ``.mat`` with the entry's variable names; otherwise ``url`` is downloaded. A derived
+    entry fetches its base's file. ``dest`` is written atomically: after any error,
+    nothing (no ``.part`` file, no downloaded original) is left behind.
 
     Parameters
     ----------
     entry : DatasetEntry
     dest : path-like
     mirror : path-like, default=None
-        A folder searched by checksum before any download.
+        A folder searched by checksum before any download: it may hold registered files,
+        origin files, or both.
+    source_base : str, default=None
+        A base address that stands in for ``https://``: ``https://host/path`` is fetched
+        from ``<source_base>/host/path`` (a cache or mirror of the public sources).
     retries : int, default=3
         Further attempts after a failed download (network error, timeout, HTTP 5xx/429),
         waiting ``backoff * 2**i`` seconds before retry ``i``.
@@ -511,11 +630,12 @@ def fetch(entry: DatasetEntry, dest, *, mirror=None, retries=3, timeout=60, back
     Raises
     ------
     ValueError
-        The source kind has no file, or the file's checksum differs from the registry's.
+        The source kind has no file; a file at ``dest`` is not the registered one; a
+        download's checksum or size, or the converted arrays' digest, differs from the
+        registry's.
     FileNotFoundError
-        Not in the mirror, and the file has no public URL (a gated file: the message
-        quotes its ``access`` note), the URL does not serve the registered file
-        (``url_exact: false``) or answers with a client error (HTTP 4xx).
+        Not in the mirror, and the file has no public source (a gated file: the message
+        quotes its ``access`` note) or the source answers with a client error (HTTP 4xx).
     ConnectionError
         Every download attempt failed.
     """
@@ -524,9 +644,8 @@ def fetch(entry: DatasetEntry, dest, *, mirror=None, retries=3, timeout=60, back
         raise ValueError(f"dataset {entry.name!r}: source {entry.source!r} has no file to fetch")
     dest = Path(dest)
     if dest.is_file():
-        if target.sha256 is None or _cached_sha256(dest) == target.sha256:
-            return dest
-        dest.unlink()
+        verify_file(target, dest)
+        return dest
 
     found = find_in_mirror(target, mirror)
     if found is not None:
@@ -536,80 +655,141 @@ def fetch(entry: DatasetEntry, dest, *, mirror=None, retries=3, timeout=60, back
             _check_digest(target, digest)
         return dest
 
+    if target.origin is not None:
+        return _fetch_origin(target, dest, mirror, source_base, retries, timeout, backoff)
     if target.url is None:
         raise FileNotFoundError(_gated_reason(entry, mirror))
-    if not target.url_exact:
-        where = f"mirror {mirror}" if mirror is not None else "no mirror given"
-        raise FileNotFoundError(
-            f"dataset {target.name!r}: file {target.file} (sha256 {target.sha256}) not found "
-            f"({where}), and {target.url} serves a different file; put the file in the mirror"
-        )
+    with atomic_path(dest) as tmp:
+        _download(target.name, rebase(target.url, source_base), tmp, retries, timeout, backoff,
+                  check=lambda digest: _check_digest(target, digest))  # fmt: skip
+    return dest
 
+
+def rebase(url: str, source_base: str | None) -> str:
+    """``url`` fetched through ``source_base``: ``https://host/p`` -> ``<base>/host/p``."""
+    if not source_base:
+        return url
+    scheme, rest = url.split("://", 1)
+    return f"{source_base.rstrip('/')}/{rest}"
+
+
+def _fetch_origin(target, dest: Path, mirror, source_base, retries, timeout, backoff) -> Path:
+    """Convert ``target``'s origin files (mirror copies or downloads) into ``dest``."""
+    from scipy.io import savemat
+
+    origin = target.origin
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest.parent, prefix=f".{dest.name}.origin-") as tmpdir:
+        paths = []
+        for spec, copy in zip(origin.files, find_origins_in_mirror(target, mirror), strict=True):
+            if copy is None:
+                copy = Path(tmpdir) / spec.basename
+
+                def check(digest, spec=spec):
+                    if digest != spec.sha256:
+                        raise ValueError(
+                            f"dataset {target.name!r}: origin {spec.url} has sha256 {digest}, "
+                            f"expected {spec.sha256}"
+                        )
+
+                _download(target.name, rebase(spec.url, source_base), copy, retries, timeout,
+                          backoff, check=check, limit=spec.bytes)  # fmt: skip
+            paths.append(copy)
+        X, Y = prepare_arrays(origin, paths, name=target.name)
+        names = (target.options.get("x_variable", "X"), target.options.get("y_variable", "Y"))
+        with atomic_path(dest) as tmp, open(tmp, "wb") as out:
+            savemat(out, dict(zip(names, (X, Y), strict=True)))
+    return dest
+
+
+def _download(name, url, dest: Path, retries, timeout, backoff, *, check, limit=None) -> None:
+    """Download ``url`` to ``dest`` with retries; ``check(sha256)`` raises on a wrong file.
+
+    ``limit`` bounds the bytes read (a server sending more than the registered size is
+    stopped there). On any error ``dest`` is removed.
+    """
     last_error = None
     for attempt in range(retries + 1):
         if attempt:
             time.sleep(backoff * 2 ** (attempt - 1))
         try:
-            with atomic_path(dest) as tmp:
-                request = urllib.request.Request(target.url, headers={"User-Agent": "ufsbench"})
-                with urllib.request.urlopen(request, timeout=timeout) as response:
-                    with open(tmp, "wb") as out:
-                        digest = _copy_hashing(response, out)
-                _check_digest(target, digest)
-            return dest
+            request = urllib.request.Request(url, headers={"User-Agent": "ufsbench"})
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                with open(dest, "wb") as out:
+                    digest = _copy_hashing(response, out, limit=limit, where=f"dataset {name!r}")
+            if limit is not None and dest.stat().st_size != limit:
+                raise ValueError(
+                    f"dataset {name!r}: {url} sent {dest.stat().st_size} bytes, expected {limit}"
+                )
+            check(digest)
+            return
         except urllib.error.HTTPError as err:
+            dest.unlink(missing_ok=True)
             if err.code < 500 and err.code != 429:
                 raise FileNotFoundError(
-                    f"dataset {target.name!r}: download failed (HTTP {err.code} from {target.url})"
+                    f"dataset {name!r}: download failed (HTTP {err.code} from {url})"
                 ) from err
             last_error = f"HTTP {err.code}"
         except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
+            dest.unlink(missing_ok=True)
             last_error = str(getattr(err, "reason", err)) or type(err).__name__
+        except BaseException:
+            dest.unlink(missing_ok=True)
+            raise
     raise ConnectionError(
-        f"dataset {target.name!r}: download from {target.url} failed after {retries + 1} "
+        f"dataset {name!r}: download from {url} failed after {retries + 1} "
         f"attempts (last error: {last_error})"
     )
 
 
 def unavailable_reason(
-    entry: DatasetEntry, raw_path, *, mirror=None, timeout=5.0, probe=True
+    entry: DatasetEntry, raw_path, *, mirror=None, timeout=5.0, probe=True, source_base=None
 ) -> str | None:
     """Why ``entry``'s file cannot be had now, or ``None`` when it can.
 
     Available: no file is needed (sklearn, synthetic), the file is already at ``raw_path``,
-    the mirror holds it, or its URL serves the registered file and (with ``probe``)
-    answers a HEAD request within ``timeout`` seconds. A gated file (``url: null``) is
-    never available otherwise; without ``probe`` no URL is tried, so a file that is not
-    local is unavailable. Used to skip the datasets of a paper that cannot be fetched on
-    this machine, with the returned message, instead of failing the run.
+    the mirror holds it (or, for an entry with an origin, all its origin files), or its
+    public source answers a HEAD request within ``timeout`` seconds (with ``probe``). A
+    gated file (``url: null``) is never available otherwise; without ``probe`` no address
+    is tried, so a file that is not local is unavailable. Used to skip the datasets of a
+    paper that cannot be fetched on this machine, with the returned message, instead of
+    failing the run.
     """
     target = entry.file_entry
     if target is None or (raw_path is not None and Path(raw_path).is_file()):
         return None
     if find_in_mirror(target, mirror) is not None:
         return None
-    if target.url is None:
+    if target.origin is not None:
+        missing = [
+            f.url for f, c in zip(target.origin.files, find_origins_in_mirror(target, mirror),
+                                  strict=True) if c is None
+        ]  # fmt: skip
+        if not missing:
+            return None
+        urls = [rebase(u, source_base) for u in missing]
+    elif target.url is None:
         return _gated_reason(entry, mirror)
+    else:
+        urls = [rebase(target.url, source_base)]
     head = _missing_head(entry, mirror)
-    if not target.url_exact:
-        return f"{head}, and {target.url} serves a different file; put the file in the mirror"
     if not probe:
         return (
-            f"{head}; download it from {target.url} into the mirror or under "
-            f"data/raw/{target.name}/"
+            f"{head}; download {' and '.join(urls)} into the mirror (or put the prepared "
+            f"file under data/raw/{target.name}/)"
         )
-    try:
-        request = urllib.request.Request(
-            target.url, method="HEAD", headers={"User-Agent": "ufsbench"}
-        )
-        with urllib.request.urlopen(request, timeout=timeout):
-            return None
-    except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
-        reason = getattr(err, "reason", None) or err
-        return (
-            f"{head}, and {target.url} cannot be reached ({reason}); put the file in the "
-            f"mirror or under data/raw/{target.name}/"
-        )
+    for url in urls:
+        try:
+            request = urllib.request.Request(url, method="HEAD", headers={"User-Agent": "ufsbench"})
+            with urllib.request.urlopen(request, timeout=timeout):
+                pass
+        except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
+            reason = getattr(err, "reason", None) or err
+            return (
+                f"{head}, and {url} cannot be reached ({reason}); put the file in the "
+                f"mirror or under data/raw/{target.name}/"
+            )
+    return None
 
 
 def _missing_head(entry: DatasetEntry, mirror) -> str:
@@ -628,9 +808,13 @@ def _gated_reason(entry: DatasetEntry, mirror) -> str:
     )
 
 
-def _copy_hashing(src, out) -> str:
+def _copy_hashing(src, out, *, limit=None, where="") -> str:
     digest = hashlib.sha256()
+    written = 0
     while chunk := src.read(_CHUNK):
+        written += len(chunk)
+        if limit is not None and written > limit:
+            raise ValueError(f"{where}: the download is larger than the registered {limit} bytes")
         digest.update(chunk)
         out.write(chunk)
     out.flush()
@@ -654,10 +838,14 @@ def _check_digest(entry: DatasetEntry, digest: str):
 
 __all__ = [
     "DatasetEntry",
+    "content_fields",
     "fetch",
     "find_in_mirror",
+    "find_origins_in_mirror",
     "get_entry",
     "load_registry",
     "sha256_file",
+    "rebase",
     "unavailable_reason",
+    "verify_file",
 ]

@@ -325,7 +325,7 @@ def _code_without_docstrings(source: bytes) -> str:
 
 
 def unavailable_datasets(
-    names, registry, mirror, *, raw_root="data/raw", probe=True
+    names, registry, mirror, *, raw_root="data/raw", probe=True, source_base=None
 ) -> dict[str, str]:
     """Name -> why its file cannot be had now, for each of ``names`` that cannot.
 
@@ -345,20 +345,26 @@ def unavailable_datasets(
             continue
         target = entry.file_entry
         raw = Path(raw_root) / target.name / target.file if target is not None else None
-        reason = unavailable_reason(entry, raw, mirror=mirror, probe=probe)
+        reason = unavailable_reason(
+            entry, raw, mirror=mirror, probe=probe, source_base=source_base
+        )
         if reason is not None:
             reasons[name] = reason
             print(f"ufsbench: skipping {reason}", file=sys.stderr)
     return reasons
 
 
-def available_datasets(names, registry, mirror, *, required=True, raw_root="data/raw") -> list:
+def available_datasets(
+    names, registry, mirror, *, required=True, raw_root="data/raw", source_base=None
+) -> list:
     """``names`` without the datasets whose file cannot be had now, each skip printed.
 
     A name unknown to the registry is kept (the Plan reports it). ``required``: raise
     when nothing is left, rather than run an empty experiment.
     """
-    skipped = unavailable_datasets(names, registry, mirror, raw_root=raw_root)
+    skipped = unavailable_datasets(
+        names, registry, mirror, raw_root=raw_root, source_base=source_base
+    )
     kept = [name for name in names if name not in skipped]
     if required and names and not kept:
         raise ValueError(f"config 'datasets': none of {list(names)} can be fetched (see above)")

@@ -1,12 +1,11 @@
 # Validation first, then the run plan and the small functions rules call.
-import dataclasses
 import functools
 from types import SimpleNamespace
 
 import ufsbench
 import yaml
 from snakemake.utils import validate
-from ufsbench.datasets import load_registry
+from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
 from ufsbench.plan import (
     Plan,
@@ -36,12 +35,19 @@ REGISTRY_PATH = str(
 REGISTRY = load_registry(REGISTRY_PATH)
 if config.get("unavailable", "fetch") == "skip":
     config["datasets"] = available_datasets(
-        config["datasets"], REGISTRY, config["mirror"]
+        config["datasets"],
+        REGISTRY,
+        config["mirror"],
+        source_base=config["source_base"],
     )
     if config.get("blufs"):
         synthetic = config["blufs"].get("synthetic", {})
         synthetic["datasets"] = available_datasets(
-            synthetic.get("datasets", []), REGISTRY, config["mirror"], required=False
+            synthetic.get("datasets", []),
+            REGISTRY,
+            config["mirror"],
+            required=False,
+            source_base=config["source_base"],
         )
 PLAN = Plan(config, REGISTRY)
 TASKS = tasks(config)
@@ -77,8 +83,8 @@ def raw_input(wildcards):
 
 
 def dataset_params(wildcards):
-    """The registry entry as data: editing it re-runs the dataset's jobs."""
-    return dataclasses.asdict(REGISTRY[wildcards.dataset])
+    """What the registry says of a dataset's content: editing it re-runs its jobs."""
+    return content_fields(REGISTRY[wildcards.dataset])
 
 
 def chunk_settings(wildcards):

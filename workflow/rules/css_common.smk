@@ -22,7 +22,12 @@ CSS_CODE = code_hash(
 # as "ufsbench: skipping dataset ..." and reported as not run in pocss_vs_paper.tsv.
 if CSS_PLAN.enabled and config.get("unavailable", "fetch") == "skip":
     CSS_PLAN.skip(
-        unavailable_datasets(CSS_PLAN.all_datasets, REGISTRY, config.get("mirror"))
+        unavailable_datasets(
+            CSS_PLAN.all_datasets,
+            REGISTRY,
+            config.get("mirror"),
+            source_base=config.get("source_base"),
+        )
     )
 
 

@@ -14,6 +14,7 @@ rule download:
         registry=REGISTRY_PATH,
         entry=dataset_params,
         mirror=config["mirror"],
+        source_base=config["source_base"],
     script:
         "../../scripts/download.py"
 
