@@ -1,7 +1,7 @@
 """Fetch one dataset file: the mirror first (by sha256), else its public source."""
 
 from ufsbench import joblog
-from ufsbench.datasets import fetch, load_registry
+from ufsbench.datasets import fetch, load_registry, lock_path
 
 log = joblog.setup(snakemake.log[0])
 entry = load_registry(snakemake.params.registry)[snakemake.wildcards.dataset]
@@ -10,5 +10,10 @@ path = fetch(
     snakemake.output[0],
     mirror=snakemake.params.mirror,
     source_base=snakemake.params.source_base,
+    allow_unverified=snakemake.params.allow_unverified,
 )
 log.info("dataset %r: %s ready", entry.name, path)
+if lock_path(path).is_file():
+    log.warning(
+        "dataset %r: unverified; digest recorded: %s", entry.name, lock_path(path).read_text()
+    )

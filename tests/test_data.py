@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import dataclasses
 import hashlib
 import re
 import threading
@@ -255,7 +254,7 @@ _TOY = {
             {"options": {"x_variable": "A"}},
             "dataset 'toy': unknown option 'x_variable' for format 'csv'",
         ),
-        ({"url": "ftp://x"}, "dataset 'toy': url must start with http:// or https://"),
+        ({"url": "ftp://x"}, "dataset 'toy': url must be an https:// address"),
         ({"sha256": None, "url": None}, "dataset 'toy': missing required key(s) sha256"),
         ({"url": None}, "dataset 'toy': give exactly one source of the file: url"),
         (
@@ -356,7 +355,7 @@ def test_load_csv_with_missing_values_and_label_rule(tmp_path):
         options={"na_values": ["?"], "drop_columns": [0], "label_column": 3,
                  "label_rule": "above_mean"},
     )  # fmt: skip
-    X, y, info = load_dataset(dataclasses.replace(entry, sha256=sha256_file(path)), path)
+    X, y, info = load_dataset(replace(entry, sha256=sha256_file(path)), path)
     assert np.isnan(X).sum() == 2
     assert y.tolist() == [0, 0, 1, 1]  # 30 and 40 are above the mean 25
     assert info["label_rule"] == "column 3 > mean 25"
@@ -367,7 +366,7 @@ def test_load_csv_non_numeric_column(tmp_path):
     path.write_text("a,1,0\nb,2,0\nc,3,1\nd,4,1\n")
     entry = make_entry(format="csv", options={"label_column": -1})
     with pytest.raises(ValueError, match=r"dataset 'toy': column 0 is not numeric \(found 'a'\)"):
-        load_dataset(dataclasses.replace(entry, sha256=sha256_file(path)), path)
+        load_dataset(replace(entry, sha256=sha256_file(path)), path)
 
 
 def test_load_arff_nominal_class_in_declared_order(tmp_path):
@@ -403,7 +402,7 @@ def test_registry_file_loads_with_declared_shape(name, mirror):
     path = find_in_mirror(entry, mirror)
     if path is None:
         pytest.skip(f"dataset {name!r}: {entry.file_entry.file} not in the mirror {mirror}")
-    X, y, info = load_dataset(dataclasses.replace(entry, sha256=sha256_file(path)), path)
+    X, y, info = load_dataset(replace(entry, sha256=sha256_file(path)), path)
     assert X.dtype == np.float64
     assert X.shape == (entry.n_samples, entry.n_features)
     assert np.count_nonzero(np.isnan(X)) == entry.n_missing
@@ -521,3 +520,39 @@ def test_entry_replace_keeps_frozen_contract():
     with pytest.raises(AttributeError):
         entry.name = "other"
     assert replace(entry, format="arff").format == "arff"
+
+
+# -- unverified downloads and archive bounds -------------------------------------------------
+
+
+def test_unverified_download_needs_opt_in_and_is_locked(tmp_path, server):
+    server.routes["/toy.bin"] = [(200, GOOD)]
+    entry = make_entry(url=server.url("/toy.bin"), sha256=None)
+    dest = tmp_path / "raw" / "toy.bin"
+    with pytest.raises(ValueError, match=r"no sha256 is registered, .* allow_unverified: true"):
+        fetch(entry, dest, backoff=0)
+    assert server.hits == {} and not dest.exists()
+    with pytest.warns(UserWarning, match=f"register sha256: {GOOD_SHA}"):
+        fetch(entry, dest, allow_unverified=True, backoff=0)
+    lock = datasets.lock_path(dest)
+    assert lock.read_text().split()[0] == GOOD_SHA
+    datasets.verify_file(entry, dest)  # as recorded
+    dest.write_bytes(BAD)  # swapped later: caught wherever the file is used
+    with pytest.raises(ValueError, match=r"changed since it was fetched unverified"):
+        datasets.verify_file(entry, dest)
+
+
+def test_archive_member_larger_than_the_shape_needs_is_not_read(tmp_path):
+    import zipfile
+
+    path = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("table.csv", "w", force_zip64=True) as fh:
+            for _ in range(40):  # 40 MiB of zeros, about 40 KiB compressed
+                fh.write(b"0" * (1 << 20))
+    assert path.stat().st_size < (1 << 20)
+    entry = make_entry(
+        format="csv", sha256=sha256_file(path), options={"member": "table.csv"}
+    )  # 4 x 2 values: a budget of 16 MiB and a bit
+    with pytest.raises(ValueError, match=r"holds more than the \d+ bytes its registered shape"):
+        load_dataset(entry, path)

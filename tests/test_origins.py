@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import re
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -374,3 +375,21 @@ def test_content_fields_ignore_how_a_file_is_obtained():
     assert content_fields(moved) == content_fields(entry)
     other = dataclasses.replace(entry, sha256="0" * 64)
     assert content_fields(other) != content_fields(entry)
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("paper", ["lsdcl", "blufs", "pocss", "srsg"])
+def test_an_origins_mirror_serves_every_pinned_dataset_of_each_paper(paper, origins, tmp_path):
+    """Only the datasets nobody has pinned (sha256 null) or that are gated stay missing."""
+    import yaml
+
+    from ufsbench.plan import unavailable_datasets
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "config" / "experiments" / f"{paper}.yaml").read_text()
+    names = {n for n in REGISTRY if re.search(rf"\b{re.escape(n)}\b", text)}
+    assert names, f"{paper}.yaml names no registry dataset"
+    yaml.safe_load(text)  # the config parses
+    missing = unavailable_datasets(sorted(names), REGISTRY, origins, raw_root=tmp_path, probe=False)
+    for name in missing:
+        assert REGISTRY[name].file_entry.sha256 is None, f"{name}: {missing[name]}"

@@ -198,7 +198,7 @@ def _load_image_zip(entry: DatasetEntry, path: Path):
                     f"{where}: member {info.filename} of {path.name}: the groups 'label' and "
                     f"'order' of options.member_pattern must match integers"
                 ) from None
-            members.append((label, order, info.filename))
+            members.append((label, order, info.filename, info))
         if not members:
             names = [i.filename for i in archive.infolist() if not i.is_dir()]
             shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "") or "none"
@@ -206,17 +206,18 @@ def _load_image_zip(entry: DatasetEntry, path: Path):
                 f"{where}: {path.name} has no member whose name matches "
                 f"{opts['member_pattern']!r} ({len(names)} files: {shown})"
             )
-        members.sort()
+        members.sort(key=lambda m: m[:3])
         transform = images.TRANSFORMS[opts["image_transform"]]
         params = opts.get("image_params") or {}
         rows = []
-        for _, _, name in members:
+        budget = _ReadBudget(entry, path)
+        for _, _, name, member in members:
             try:
-                pixels = images.decode(archive.read(name))
+                pixels = images.decode(budget.read(archive, member, name))
                 rows.append(transform(pixels, **params).ravel())
             except ValueError as err:
                 raise ValueError(f"{where}: member {name} of {path.name}: {err}") from None
-    labels = np.array([label for label, _, _ in members], dtype=np.int64)
+    labels = np.array([label for label, *_ in members], dtype=np.int64)
     info = {"image_transform": {"name": opts["image_transform"], **params}}
     return np.vstack(rows), _recode(entry, labels), info
 
@@ -259,7 +260,36 @@ def _load_svmlight(entry: DatasetEntry, path: Path):
     return X, None, {"Y_multilabel": Y, "label_values": [_plain(v) for v in values]}
 
 
-def _zip_members(path: Path, where: str, pattern: str) -> list[tuple[str, bytes]]:
+class _ReadBudget:
+    """Bytes an entry may read out of an archive: what its registered shape can need.
+
+    Members are read into memory, so a small archive holding a huge (or lying) member
+    must be stopped before it is read: 64 bytes a value, plus 16 MiB, is generous for
+    text tables and images alike.
+    """
+
+    def __init__(self, entry: DatasetEntry, path: Path):
+        self.total = 64 * entry.n_samples * entry.n_features + (16 << 20)
+        self.left = self.total
+        self.where = (
+            f"dataset {entry.name!r}: {path.name} holds more than the {self.total} bytes its "
+            f"registered shape ({entry.n_samples} x {entry.n_features}) can need"
+        )
+
+    def read(self, archive, info, name: str) -> bytes:
+        if info.file_size > self.left:
+            raise ValueError(f"{self.where} (member {name}: {info.file_size} bytes); not read")
+        with archive.open(info) as fh:
+            data = fh.read(self.left + 1)
+        if len(data) > self.left:
+            raise ValueError(f"{self.where} (member {name}); reading stopped")
+        self.left -= len(data)
+        return data
+
+
+def _zip_members(
+    path: Path, where: str, pattern: str, budget: _ReadBudget
+) -> list[tuple[str, bytes]]:
     """(name, bytes) of the members of a zip archive matching a glob ``pattern``.
 
     A member matches when its path, or a trailing part of it after a ``/``, matches, so
@@ -280,13 +310,13 @@ def _zip_members(path: Path, where: str, pattern: str) -> list[tuple[str, bytes]
                 continue
             if info.filename.lower().endswith(".zip"):
                 try:
-                    inner = zipfile.ZipFile(io.BytesIO(archive.read(info)))
+                    inner = zipfile.ZipFile(io.BytesIO(budget.read(archive, info, name)))
                 except zipfile.BadZipFile as err:
                     raise ValueError(f"{where}: member {name} of {path.name}: {err}") from None
                 with inner:
                     yield from walk(inner, name + "/")
             else:
-                yield name, lambda archive=archive, info=info: archive.read(info)
+                yield name, lambda a=archive, i=info, n=name: budget.read(a, i, n)
 
     def natural(name):
         return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
@@ -325,7 +355,7 @@ def _load_mat_zip(entry: DatasetEntry, path: Path):
     where = f"dataset {entry.name!r}"
     opts = entry.options
     files = []
-    for name, data in _zip_members(path, where, opts["member_glob"]):
+    for name, data in _zip_members(path, where, opts["member_glob"], _ReadBudget(entry, path)):
         try:
             files.append((name, loadmat(io.BytesIO(data))))
         except NotImplementedError:  # MATLAB v7.3 files are HDF5
@@ -413,7 +443,7 @@ def _load_table(entry: DatasetEntry, path: Path):
     source, name = path, path.name
     if "member" in opts:
         # the table is one member of a zip archive (e.g. UCI's download of CT slices)
-        found = _zip_members(path, where, opts["member"])
+        found = _zip_members(path, where, opts["member"], _ReadBudget(entry, path))
         if len(found) > 1:
             names = ", ".join(n for n, _ in found)
             raise ValueError(

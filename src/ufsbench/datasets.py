@@ -278,8 +278,9 @@ def _check_entry(name: str, spec) -> DatasetEntry:
                 raise ValueError(
                     f"{where}: url is null (a gated file), so 'access' must say how to obtain it"
                 )
-        elif not str(url).startswith(("http://", "https://")):
-            raise ValueError(f"{where}: url must start with http:// or https://, found {url!r}")
+        elif not str(url).startswith("https://"):
+            # plain http can be altered in transit; a cache is reached through source_base
+            raise ValueError(f"{where}: url must be an https:// address, found {url!r}")
         if Path(spec["file"]).name != spec["file"]:
             raise ValueError(f"{where}: file must be a bare file name, found {spec['file']!r}")
         options = spec.get("options") or {}
@@ -551,12 +552,23 @@ def verify_file(entry: DatasetEntry, path) -> None:
 
     A file passes when its sha256 is the registered one or, for an entry with an origin,
     when the ``X`` and ``Y`` it holds have the registered content digest (a converted
-    file written by :func:`fetch`, or any re-save of the same arrays). Entries registered
-    without a sha256 (public files nobody has checked yet) cannot be verified and pass.
+    file written by :func:`fetch`, or any re-save of the same arrays). An entry registered
+    without a sha256 is checked against the digest recorded when it was fetched
+    (:func:`lock_path`), if any.
     """
     target = entry.file_entry
     path = Path(path)
-    if target is None or target.sha256 is None:
+    if target is None:
+        return
+    if target.sha256 is None:
+        lock = lock_path(path)
+        recorded = lock.read_text().split()[0] if lock.is_file() else None
+        if recorded is not None and _cached_sha256(path) != recorded:
+            raise ValueError(
+                f"dataset {target.name!r}: {path} changed since it was fetched unverified "
+                f"(sha256 {_cached_sha256(path)}, recorded {recorded} in {lock}). Move both "
+                f"away and run again to fetch it anew"
+            )
         return
     found = _cached_sha256(path)
     if found == target.sha256:
@@ -596,6 +608,7 @@ def fetch(
     *,
     mirror=None,
     source_base=None,
+    allow_unverified=False,
     retries=3,
     timeout=60,
     backoff=1.0,
@@ -620,6 +633,9 @@ def fetch(
     source_base : str, default=None
         A base address that stands in for ``https://``: ``https://host/path`` is fetched
         from ``<source_base>/host/path`` (a cache or mirror of the public sources).
+    allow_unverified : bool, default=False
+        Download a file registered without a sha256 (nobody has checked it yet). The
+        digest seen is written to ``<dest>.sha256`` and checked on every later use.
     retries : int, default=3
         Further attempts after a failed download (network error, timeout, HTTP 5xx/429),
         waiting ``backoff * 2**i`` seconds before retry ``i``.
@@ -653,16 +669,44 @@ def fetch(
             with open(found, "rb") as src, open(tmp, "wb") as out:
                 digest = _copy_hashing(src, out)
             _check_digest(target, digest)
+        _lock_unverified(target, dest, digest, str(found))
         return dest
 
     if target.origin is not None:
         return _fetch_origin(target, dest, mirror, source_base, retries, timeout, backoff)
     if target.url is None:
         raise FileNotFoundError(_gated_reason(entry, mirror))
+    if target.sha256 is None and not allow_unverified:
+        raise ValueError(
+            f"dataset {target.name!r}: no sha256 is registered, so a download from "
+            f"{target.url} cannot be verified. Set allow_unverified: true to fetch it anyway "
+            f"(the digest seen is recorded in {dest.name}.sha256 and checked on every later "
+            f"use), or put a checked copy in the mirror"
+        )
     with atomic_path(dest) as tmp:
+        seen = []
+
+        def check(digest):
+            seen.append(digest)
+            _check_digest(target, digest)
+
         _download(target.name, rebase(target.url, source_base), tmp, retries, timeout, backoff,
-                  check=lambda digest: _check_digest(target, digest))  # fmt: skip
+                  check=check)  # fmt: skip
+    _lock_unverified(target, dest, seen[-1], target.url)
     return dest
+
+
+def lock_path(path) -> Path:
+    """Where the digest of an unverified file is recorded: ``<file>.sha256`` beside it."""
+    path = Path(path)
+    return path.with_name(f"{path.name}.sha256")
+
+
+def _lock_unverified(target: DatasetEntry, dest: Path, digest: str, source: str) -> None:
+    """Record the digest of a file registered without one, so later swaps are caught."""
+    if target.sha256 is None:
+        with atomic_path(lock_path(dest)) as tmp:
+            tmp.write_text(f"{digest}  {source}\n")
 
 
 def rebase(url: str, source_base: str | None) -> str:
@@ -775,8 +819,8 @@ def unavailable_reason(
     head = _missing_head(entry, mirror)
     if not probe:
         return (
-            f"{head}; download {' and '.join(urls)} into the mirror (or put the prepared "
-            f"file under data/raw/{target.name}/)"
+            f"{head}; download it from {' and '.join(urls)} into the mirror or under "
+            f"data/raw/{target.name}/"
         )
     for url in urls:
         try:
@@ -843,6 +887,7 @@ __all__ = [
     "find_in_mirror",
     "find_origins_in_mirror",
     "get_entry",
+    "lock_path",
     "load_registry",
     "sha256_file",
     "rebase",

@@ -15,6 +15,7 @@ rule download:
         entry=dataset_params,
         mirror=config["mirror"],
         source_base=config["source_base"],
+        allow_unverified=config["allow_unverified"],
     script:
         "../../scripts/download.py"
 
