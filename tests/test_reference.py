@@ -511,6 +511,22 @@ def test_cross_validate_picks_the_best_training_setting(planted_data):
     pd.testing.assert_frame_equal(
         out, crossval.cross_validate(X, y, "lapscore", settings, **kwargs)
     )
+    # Brute force: each setting alone (its seeds derive from its id, so its scores are the
+    # same); per draw and count the chosen one has the best training ACC, first on ties,
+    # and its reported scores are that setting's own.
+    alone = {
+        s["id"]: crossval.cross_validate(X, y, "lapscore", [s], **kwargs).set_index(
+            ["draw", "n_features"]
+        )
+        for s in settings
+    }
+    assert len({tuple(a["train_acc"]) for a in alone.values()}) == 2  # the choice matters
+    for row in out.itertuples(index=False):
+        key = (row.draw, row.n_features)
+        train = [alone[s["id"]].loc[key, "train_acc"] for s in settings]
+        assert row.params == settings[int(np.argmax(train))]["id"]
+        own = alone[row.params].loc[key]
+        assert row.train_acc == own["train_acc"] and row.test_acc == own["test_acc"]
     summary = crossval.summarize(out, dataset="p", method="lapscore")
     assert len(summary) == 2 * 3 * 2  # split x metric x feature count
     assert (summary["draws"] == 2).all()
