@@ -98,9 +98,7 @@ def parse_origin(where: str, spec) -> Origin:
     """
     if not isinstance(spec, dict):
         raise ValueError(f"{where}: origin must be a mapping, found {type(spec).__name__}")
-    unknown = sorted(set(spec) - {"files", "X", "Y", "digest"})
-    if unknown:
-        raise ValueError(f"{where}: unknown origin key {unknown[0]!r} (known: X, Y, digest, files)")
+    _no_unknown_keys(f"{where}: origin", spec, {"files", "X", "Y", "digest"})
     for key in ("files", "X", "Y", "digest"):
         if key not in spec:
             raise ValueError(f"{where}: origin needs {key!r}")
@@ -118,14 +116,16 @@ def parse_origin(where: str, spec) -> Origin:
     return Origin(files=parsed, X=dict(spec["X"]), Y=dict(spec["Y"]), digest=digest)
 
 
+def _no_unknown_keys(where: str, spec: dict, known) -> None:
+    unknown = sorted(set(spec) - set(known))
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+
+
 def _parse_file(where: str, spec) -> OriginFile:
     if not isinstance(spec, dict):
         raise ValueError(f"{where}: expected a mapping with url, sha256, bytes, format")
-    unknown = sorted(set(spec) - _FILE_KEYS)
-    if unknown:
-        raise ValueError(
-            f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_FILE_KEYS))})"
-        )
+    _no_unknown_keys(where, spec, _FILE_KEYS)
     missing = sorted({"url", "sha256", "bytes", "format"} - set(spec))
     if missing:
         raise ValueError(f"{where}: missing key(s) {', '.join(missing)}")
@@ -155,11 +155,7 @@ def _parse_file(where: str, spec) -> OriginFile:
 def _check_spec(where: str, spec, files) -> None:
     if not isinstance(spec, dict):
         raise ValueError(f"{where}: expected a mapping (an array spec)")
-    unknown = sorted(set(spec) - _SPEC_KEYS)
-    if unknown:
-        raise ValueError(
-            f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_SPEC_KEYS))})"
-        )
+    _no_unknown_keys(where, spec, _SPEC_KEYS)
     sources = [k for k in _SOURCE_KEYS if k in spec]
     if len(sources) != 1:
         raise ValueError(f"{where}: give exactly one of var, cols, col, stack (found {sources})")
