@@ -35,6 +35,7 @@ from pathlib import Path
 import yaml
 
 from .io import atomic_path
+from .names import check_entry_names
 
 DEFAULT_REGISTRY = Path(__file__).resolve().parents[2] / "config" / "datasets.yaml"
 
@@ -180,6 +181,7 @@ def get_entry(registry: dict[str, DatasetEntry], name: str) -> DatasetEntry:
 
 
 def _check_entry(name: str, spec) -> DatasetEntry:
+    check_entry_names(name, spec)  # names that become paths (ufsbench.names)
     where = f"dataset {name!r}"
     if not isinstance(spec, dict):
         raise ValueError(f"{where}: expected a mapping of keys, found {type(spec).__name__}")
