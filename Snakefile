@@ -31,6 +31,5 @@ include: "workflow/rules/blufs.smk"
 rule all:
     default_target: True
     input:
-        final_outputs(),
-        paper_outputs(),
-        blufs_outputs(),
+        # every target resolves inside the run's folder (ufsbench.names.inside_run)
+        inside_run(final_outputs() + paper_outputs() + blufs_outputs()),

@@ -9,22 +9,18 @@ import numpy as np
 from .graph import check_graph, knn_graph
 from .methods.base import Selection
 from .methods.registry import get_method
+from .validation import (
+    check_graph_weights,
+    check_method_input,
+    check_n_clusters,
+    check_samples,
+)
 
 
 def check_data(X, *, name="X") -> np.ndarray:
-    """``X`` as a finite float64 matrix with at least 2 samples and 1 feature."""
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(
-            f"{name} must be 2-dimensional (n_samples, n_features), got shape {X.shape}"
-        )
-    n, d = X.shape
-    if n < 2 or d < 1:
-        raise ValueError(f"{name} needs at least 2 samples and 1 feature, got shape {X.shape}")
-    bad = int(np.count_nonzero(~np.isfinite(X)))
-    if bad:
-        raise ValueError(f"{name} has {bad} NaN or infinite values")
-    return X
+    """``X`` as a finite float64 matrix with at least 2 samples and 1 feature (a sparse
+    matrix raises ``TypeError``); see :func:`ufsbench.validation.check_samples`."""
+    return check_samples(X, name=name)
 
 
 def check_feature_counts(feature_counts, n_features: int) -> list[int] | None:
@@ -88,22 +84,18 @@ def rank_features(
     np.int64(1)
     """
     spec = get_method(method)
-    X = check_data(X)
+    X = check_method_input(X)  # the input checks every method shares (ufsbench.validation)
     n, d = X.shape
     checked = spec.check_params(params)
     graph_params, hyper = spec.split_graph_params(checked)
     counts = check_feature_counts(feature_counts, d)
     if spec.needs_n_clusters:
-        if n_clusters is None:
-            raise ValueError(f"method {method!r} needs n_clusters")
-        if not 1 <= int(n_clusters) < n:
-            raise ValueError(f"n_clusters={n_clusters} must be in [1, n_samples={n})")
-        n_clusters = int(n_clusters)
+        n_clusters = check_n_clusters(n_clusters, n, method)
     if spec.graph is not None:
         if graph is None:
-            graph = knn_graph(X, n_neighbors, **graph_params)
+            graph = check_graph_weights(knn_graph(X, n_neighbors, **graph_params), graph_params)
         else:
-            graph = check_graph(graph, n)
+            graph = check_graph_weights(check_graph(graph, n))
     start = time.perf_counter()
     selection = spec.function(
         X,

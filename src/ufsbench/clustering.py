@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .names import check_name
 from .plan import expand_grid, format_value, setting_id
 from .reference import add_notes, vs_paper
 from .sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS, check_params
@@ -78,7 +79,9 @@ class ClusterPlan:
                     params = check_params(method, explicit)
                 except ValueError as err:
                     raise ValueError(f"config 'clustering.methods.{method}': {err}") from None
-                sid = setting_id(explicit)
+                sid = check_name(
+                    "setting", setting_id(explicit), where=f"config 'clustering.methods.{method}'"
+                )
                 if sid not in seen:
                     seen.add(sid)
                     settings.append(ClusterSetting(sid, params))

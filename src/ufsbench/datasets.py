@@ -39,6 +39,7 @@ from pathlib import Path
 import yaml
 
 from .io import atomic_path
+from .names import check_entry_names
 from .origins import Origin, content_digest, parse_origin, prepare_arrays
 
 DEFAULT_REGISTRY = Path(__file__).resolve().parents[2] / "config" / "datasets.yaml"
@@ -207,6 +208,7 @@ def get_entry(registry: dict[str, DatasetEntry], name: str) -> DatasetEntry:
 
 
 def _check_entry(name: str, spec) -> DatasetEntry:
+    check_entry_names(name, spec)  # names that become paths (ufsbench.names)
     where = f"dataset {name!r}"
     if not isinstance(spec, dict):
         raise ValueError(f"{where}: expected a mapping of keys, found {type(spec).__name__}")

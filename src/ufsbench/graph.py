@@ -105,7 +105,14 @@ def pairwise_distance_scale(X, statistic="median", *, random_state=0) -> float:
     dist = np.concatenate(blocks)
     scale = float(np.median(dist) if statistic == "median" else dist.mean())
     if scale <= 0:
-        raise ValueError("graph: all samples are identical, the heat-kernel scale is zero")
+        distinct = len(np.unique(X, axis=0))
+        if distinct == 1:
+            raise ValueError("graph: all samples are identical, the heat-kernel scale is zero")
+        raise ValueError(
+            f"graph: the {statistic} pairwise distance is zero (only {distinct} distinct "
+            f"samples among {X.shape[0]}: most pairs of samples coincide), so the heat-kernel "
+            f"scale is zero; remove duplicate samples, use sigma0: mean or binary weights"
+        )
     return scale
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from .limits import check_plan_size
 from .methods.params import GRAPH_PARAMS, MethodSpec
 from .methods.registry import get_method
 from .seeding import derive_seed
@@ -62,6 +63,46 @@ def command_line_methods(config_files, overrides=None) -> dict | None:
     if overrides and "methods" in overrides:
         methods = overrides["methods"]
     return methods
+
+
+def typed_overrides(config: dict, overrides: dict | None) -> dict:
+    """``--config`` values typed as YAML, written into ``config``; returns the typed overrides.
+
+    Snakemake reads a nested ``--config key='{a: 2}'`` value with YAML's base loader, so
+    every scalar inside arrives as a string (``{'a': '2'}``) and fails the schema. Each
+    such string is read again as a YAML scalar, as a config file would give it (``2`` an
+    int, ``1.0e-3`` a float, ``true`` a bool, ``null`` None; anything that does not read
+    as a scalar stays a string); top-level values, which Snakemake types itself, are kept.
+    """
+    import yaml
+
+    def typed(value):
+        if isinstance(value, dict):
+            return {key: typed(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [typed(item) for item in value]
+        if isinstance(value, str):
+            try:
+                parsed = yaml.safe_load(value)
+            except yaml.YAMLError:
+                return value
+            if parsed is None or isinstance(parsed, bool | int | float | str):
+                return parsed
+        return value
+
+    def merge(target, update):
+        for key, value in update.items():
+            if isinstance(value, dict) and isinstance(target.get(key), dict):
+                merge(target[key], value)
+            else:
+                target[key] = value
+
+    result = {}
+    for key, value in (overrides or {}).items():
+        result[key] = typed(value) if isinstance(value, dict | list) else value
+        if isinstance(value, dict | list):
+            merge(config, {key: result[key]})
+    return result
 
 
 RESERVED_KEYS = ("datasets", "chunk_size")  # a method's config keys that are not parameters
@@ -142,6 +183,7 @@ class Plan:
     """
 
     def __init__(self, config: dict, registry: dict):
+        check_plan_size(config)  # before any grid expands (ufsbench.limits)
         self.config = config
         self.registry = registry
         self.datasets = list(config["datasets"])
@@ -173,8 +215,41 @@ class Plan:
             self.method_chunk_size[name] = run_chunk_size if size is None else size
         for name, grid in grids.items():
             self.settings[name] = self._settings(self.specs[name], grid, grids)
+        unknown = [name for name in config.get("feature_counts") or {} if name not in registry]
+        if unknown:
+            raise ValueError(
+                f"config 'feature_counts': unknown dataset {unknown[0]!r} "
+                f"(known: {', '.join(sorted(registry))})"
+            )
         for dataset in self.datasets:
             self.feature_counts(dataset)
+        self._check_neighbour_counts()
+
+    def _check_neighbour_counts(self):
+        """Each k of a k-NN graph (``graph.k``, a method's neighbour count ``k``) must be
+        below the n_samples of every dataset it runs on, so no job fails on it later."""
+        graph_k = int(self.graph_config.get("k", 5))
+        for dataset, method in self.runs():
+            n = getattr(self.registry[dataset], "n_samples", None)  # a registry states it
+            if n is None:
+                continue
+            spec = self.specs[method]
+            if spec.graph is not None and graph_k >= n:
+                raise ValueError(
+                    f"config 'graph.k': k={graph_k} nearest neighbours need more samples than "
+                    f"dataset {dataset!r} has (n_samples={n}, method {method!r})"
+                )
+            kind = spec.params.get("k")
+            if kind is None or kind.allow_none:  # k of the CSS methods is a column budget
+                continue
+            for s in self.settings[method]:
+                k = s.params.get("k")
+                if isinstance(k, int) and k >= n:
+                    raise ValueError(
+                        f"config 'methods.{method}': setting {s.id!r} has k={k} nearest "
+                        f"neighbours, which needs more samples than dataset {dataset!r} has "
+                        f"(n_samples={n})"
+                    )
 
     # -- methods and settings -------------------------------------------------------
     def _graph_defaults(self, spec: MethodSpec) -> dict:

@@ -7,25 +7,35 @@ import yaml
 from snakemake.utils import validate
 from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
+from ufsbench.limits import check_plan_size
+from ufsbench.names import check_config_names, inside_run
 from ufsbench.plan import (
     Plan,
     available_datasets,
     command_line_methods,
     expand_grid,
     source_hash,
+    typed_overrides,
 )
 from ufsbench.tuning import stage2_part_count
 from ufsbench.clustering import fs_graph_setting, graph_path, tasks
 
+# Nested --config values arrive with every scalar a string ({repeats: '2'}): type them
+# as YAML, as a config file would be read, before the schema sees them.
+_overrides = typed_overrides(config, workflow.config_settings.config)
 # An experiment's `methods` is its whole list, not a merge with config/config.yaml's.
 _methods = command_line_methods(
     [yaml.safe_load(Path(f).read_text()) for f in workflow.config_settings.configfiles],
-    workflow.config_settings.config,
+    _overrides,
 )
 if _methods is not None:
     config["methods"] = _methods
 
 validate(config, schema="../schemas/config.schema.yaml")
+# Names that become path components, and the run's size, before anything is loaded or
+# expanded (ufsbench.names, ufsbench.limits; bounds in config/README.md).
+check_config_names(config)
+check_plan_size(config)
 
 # The registry ships beside the Snakefile unless the config names another one.
 REGISTRY_PATH = str(
@@ -79,7 +89,7 @@ def raw_input(wildcards):
     entry = REGISTRY[wildcards.dataset].file_entry
     if entry is None:
         return []
-    return f"data/raw/{entry.name}/{entry.file}"
+    return inside_run([f"data/raw/{entry.name}/{entry.file}"])[0]
 
 
 def dataset_params(wildcards):
