@@ -727,9 +727,10 @@ def _fetch_origin(target, dest: Path, mirror, source_base, retries, timeout, bac
     dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=dest.parent, prefix=f".{dest.name}.origin-") as tmpdir:
         paths = []
-        for spec, copy in zip(origin.files, find_origins_in_mirror(target, mirror), strict=True):
+        found = find_origins_in_mirror(target, mirror)
+        for i, (spec, copy) in enumerate(zip(origin.files, found, strict=True)):
             if copy is None:
-                copy = Path(tmpdir) / spec.basename
+                copy = Path(tmpdir) / f"origin-{i}.{spec.format}"  # not a name from the URL
 
                 def check(digest, spec=spec):
                     if digest != spec.sha256:
