@@ -117,9 +117,15 @@ def litekmeans(
 
 
 def _sq_distances(X, centers, x_sq) -> np.ndarray:
-    """Squared Euclidean distances, shape (n_samples, n_clusters), clipped at 0."""
+    """Squared Euclidean distances, shape (n_samples, n_clusters), clipped at 0.
+
+    ``(x_sq - 2 X C') + c_sq`` in that order, formed in place: ``X @ (-2 C)'`` equals
+    ``-2 (X C')`` exactly (scaling by a power of two commutes with rounding).
+    """
     c_sq = np.einsum("ij,ij->i", centers, centers)  # (k,)
-    D = x_sq[:, None] - 2.0 * (X @ centers.T) + c_sq[None, :]
+    D = X @ (-2.0 * centers).T
+    D += x_sq[:, None]
+    D += c_sq
     np.maximum(D, 0.0, out=D)
     return D
 
@@ -132,6 +138,7 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None) -> KMeansResult:
     k = centers.shape[0]
     centers = np.array(centers, dtype=np.float64)
     rows = np.arange(n)
+    indicator = _indicator(n, k)
     labels = None
     converged = False
     n_iter = 0
@@ -151,7 +158,7 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None) -> KMeansResult:
             converged = True
             break
         labels = new_labels
-        centers = _update_centers(X, labels, counts, centers)
+        centers = _update_centers(X, labels, counts, centers, indicator)
     residual = X - centers[labels]  # exact, not the expansion used for the assignment
     inertia = float(np.einsum("ij,ij->", residual, residual))
     return KMeansResult(
@@ -164,13 +171,35 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None) -> KMeansResult:
     )
 
 
-def _update_centers(X, labels, counts, old_centers) -> np.ndarray:
-    """Cluster means; a cluster still empty after the refill keeps its old centre."""
+def _indicator(n, k):
+    """A (k, n) CSR 0-1 matrix with ``n`` entries, its structure rewritten by each update."""
+    return sp.csr_matrix(
+        (np.ones(n), np.arange(n), np.append(np.zeros(k, dtype=np.intp), n)), shape=(k, n)
+    )
+
+
+def _update_centers(X, labels, counts, old_centers, indicator=None) -> np.ndarray:
+    """Cluster means; a cluster still empty after the refill keeps its old centre.
+
+    The sums are the product of the (k, n) 0-1 cluster indicator in CSR form (row ``j``
+    lists the samples of cluster ``j`` in increasing order) with ``X``: each cluster's sum
+    accumulates its samples one by one in sample order. ``indicator`` (from
+    :func:`_indicator`) is reused: its index arrays are overwritten in place, which
+    spares building a sparse matrix on every iteration.
+    """
     n, k = X.shape[0], old_centers.shape[0]
-    E = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(k, n))  # (k, n) indicator
-    sums = np.asarray(E @ X)  # (k, d)
-    centers = old_centers.copy()
+    E = _indicator(n, k) if indicator is None else indicator
+    np.cumsum(counts, out=E.indptr[1:])
+    # A stable sort keeps each cluster's samples in increasing order; on 16-bit keys
+    # NumPy's stable sort is a radix sort.
+    keys = labels.astype(np.int16) if k <= np.iinfo(np.int16).max else labels
+    E.indices[:] = np.argsort(keys, kind="stable")
+    sums = E @ X  # (k, d)
     filled = counts > 0
+    if filled.all():
+        sums /= counts[:, None]
+        return sums
+    centers = old_centers.copy()
     centers[filled] = sums[filled] / counts[filled, None]
     return centers
 
