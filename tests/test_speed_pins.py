@@ -44,6 +44,7 @@ def _kmeans_digest(X, k, seeds, **kwargs) -> str:
     return h.hexdigest()[:16]
 
 
+@pytest.mark.parametrize("kernel", ["numpy", "numba"])
 @pytest.mark.parametrize(
     ("data", "k", "kwargs", "expected"),
     [
@@ -54,8 +55,10 @@ def _kmeans_digest(X, k, seeds, **kwargs) -> str:
         (_coarse_digits, 60, {}, "52379a031d100838"),
     ],
 )
-def test_litekmeans_labels_are_pinned(data, k, kwargs, expected):
-    assert _kmeans_digest(data(), k, range(10), **kwargs) == expected
+def test_litekmeans_labels_are_pinned(data, k, kwargs, expected, kernel):
+    if kernel == "numba":
+        pytest.importorskip("numba")
+    assert _kmeans_digest(data(), k, range(10), kernel=kernel, **kwargs) == expected
 
 
 def _selection_digest(selection) -> str:

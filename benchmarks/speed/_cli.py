@@ -16,7 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+# One thread for every BLAS and OpenMP runtime, including those loaded later (scikit-learn's
+# OpenMP runtime reads OMP_NUM_THREADS when it loads; a threadpoolctl limit entered before
+# that load does not reach it, and its idle threads then spin on a busy machine).
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_MIRROR = Path(os.environ.get("UFSBENCH_MIRROR", ROOT.parent / "shared" / "datasets"))
@@ -51,7 +57,7 @@ def load(name: str, mirror: Path):
 
 
 def one_thread():
-    """Context: BLAS and OpenMP pools limited to one thread."""
+    """Context: BLAS and OpenMP pools limited to one thread (see the environment above)."""
     from threadpoolctl import threadpool_limits
 
     return threadpool_limits(limits=1)

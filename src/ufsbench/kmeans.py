@@ -18,12 +18,18 @@ update step) and in its tolerance-based stopping rule; ``cluster`` offers both e
 
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
 
 ENGINES = ("litekmeans", "sklearn")
+KERNELS = ("auto", "numba", "numpy")
+# "auto" compiles (numba) when the data are at least this large (n_samples * (n_features +
+# n_clusters)), or numba is loaded already: below it, importing numba (about 0.3 CPU s per
+# process) costs a job more than the kernels save on its k-means runs.
+AUTO_NUMBA_SIZE = 50_000
 
 
 class KMeansResult(NamedTuple):
@@ -54,7 +60,13 @@ class KMeansResult(NamedTuple):
 
 
 def litekmeans(
-    X, n_clusters: int, *, max_iter: int = 100, n_init: int = 1, random_state=None
+    X,
+    n_clusters: int,
+    *,
+    max_iter: int = 100,
+    n_init: int = 1,
+    random_state=None,
+    kernel: str = "auto",
 ) -> KMeansResult:
     """k-means with random-sample starts and farthest-point refill of empty clusters.
 
@@ -71,6 +83,12 @@ def litekmeans(
     random_state : int, numpy Generator or None, default=None
         Seed of the starts. ``None`` draws fresh entropy (a library default only; the
         workflow always passes a derived seed).
+    kernel : {"auto", "numba", "numpy"}, default="auto"
+        Code of the assignment and centre steps; the results are bitwise the same.
+        ``"numba"``: compiled loops (:mod:`ufsbench._kmeans_kernels`; needs numba).
+        ``"numpy"``: array operations and a sparse indicator product. ``"auto"``: numba
+        when it is installed and either already loaded or the data are large enough
+        (``n_samples * (n_features + n_clusters) >= AUTO_NUMBA_SIZE``), else numpy.
 
     Returns
     -------
@@ -105,15 +123,34 @@ def litekmeans(
         raise ValueError(f"litekmeans: max_iter={max_iter} must be >= 1")
     if n_init < 1:
         raise ValueError(f"litekmeans: n_init={n_init} must be >= 1")
+    kernels = _kernels(kernel, n * (X.shape[1] + n_clusters))
     rng = np.random.default_rng(random_state)
     x_sq = np.einsum("ij,ij->i", X, X)  # (n,)
     best = None
     for _ in range(n_init):
         init = rng.choice(n, size=n_clusters, replace=False)
-        run = _lloyd(X, X[init], max_iter=max_iter, x_sq=x_sq)
+        run = _lloyd(X, X[init], max_iter=max_iter, x_sq=x_sq, kernels=kernels)
         if best is None or run.inertia < best.inertia:
             best = run._replace(init=init)
     return best
+
+
+def _kernels(kernel, size):
+    """The compiled kernels module for ``kernel`` (module docstring), or None for NumPy."""
+    if kernel not in KERNELS:
+        known = ", ".join(map(repr, KERNELS))
+        raise ValueError(f"litekmeans: unknown kernel {kernel!r} (known: {known})")
+    if kernel == "numpy":
+        return None
+    if kernel == "auto" and "numba" not in sys.modules and size < AUTO_NUMBA_SIZE:
+        return None
+    try:
+        from . import _kmeans_kernels
+    except ImportError:
+        if kernel == "numba":
+            raise ImportError("litekmeans: kernel='numba' needs numba (extra 'fast')") from None
+        return None
+    return _kmeans_kernels
 
 
 def _sq_distances(X, centers, x_sq) -> np.ndarray:
@@ -130,27 +167,39 @@ def _sq_distances(X, centers, x_sq) -> np.ndarray:
     return D
 
 
-def _lloyd(X, centers, *, max_iter: int, x_sq=None) -> KMeansResult:
-    """Lloyd iterations from the given centres with the farthest-point refill rule."""
+def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResult:
+    """Lloyd iterations from the given centres with the farthest-point refill rule.
+
+    ``kernels``: :mod:`ufsbench._kmeans_kernels` for the compiled steps, None for NumPy
+    (the same arithmetic).
+    """
     if x_sq is None:
         x_sq = np.einsum("ij,ij->i", X, X)
     n = X.shape[0]
     k = centers.shape[0]
     centers = np.array(centers, dtype=np.float64)
     rows = np.arange(n)
-    indicator = _indicator(n, k)
+    indicator = _indicator(n, k) if kernels is None else None
     labels = None
     converged = False
     n_iter = 0
     while n_iter < max_iter:
         n_iter += 1
-        D = _sq_distances(X, centers, x_sq)
-        new_labels = np.argmin(D, axis=1)
-        counts = np.bincount(new_labels, minlength=k)
+        if kernels is None:
+            D = _sq_distances(X, centers, x_sq)
+            new_labels = np.argmin(D, axis=1)
+            counts = np.bincount(new_labels, minlength=k)
+        else:
+            G = X @ (-2.0 * centers).T  # the product _sq_distances forms
+            c_sq = np.einsum("ij,ij->i", centers, centers)
+            new_labels, own = np.empty(n, dtype=np.intp), np.empty(n)
+            counts = np.empty(k, dtype=np.intp)
+            kernels.assign(G, x_sq, c_sq, new_labels, own, counts)
         empty = np.flatnonzero(counts == 0)
         if len(empty):
             # Farthest from their own centre first; ties keep sample order.
-            own = D[rows, new_labels]
+            if kernels is None:
+                own = D[rows, new_labels]
             farthest = np.argsort(-own, kind="stable")[: len(empty)]
             new_labels[farthest] = empty
             counts = np.bincount(new_labels, minlength=k)
@@ -158,7 +207,12 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None) -> KMeansResult:
             converged = True
             break
         labels = new_labels
-        centers = _update_centers(X, labels, counts, centers, indicator)
+        if kernels is None:
+            centers = _update_centers(X, labels, counts, centers, indicator)
+        else:
+            sums = np.empty_like(centers)
+            kernels.cluster_sums(X, labels, sums)
+            centers = _means(sums, counts, centers)
     residual = X - centers[labels]  # exact, not the expansion used for the assignment
     inertia = float(np.einsum("ij,ij->", residual, residual))
     return KMeansResult(
@@ -195,6 +249,11 @@ def _update_centers(X, labels, counts, old_centers, indicator=None) -> np.ndarra
     keys = labels.astype(np.int16) if k <= np.iinfo(np.int16).max else labels
     E.indices[:] = np.argsort(keys, kind="stable")
     sums = E @ X  # (k, d)
+    return _means(sums, counts, old_centers)
+
+
+def _means(sums, counts, old_centers):
+    """``sums / counts`` per cluster; an empty cluster keeps its old centre."""
     filled = counts > 0
     if filled.all():
         sums /= counts[:, None]
