@@ -6,9 +6,9 @@ the same order, so labels and centres are bitwise the same (tests/test_speed_pin
 * :func:`assign` takes ``G = X @ (-2 C)'`` from BLAS, as the NumPy route does, and forms
   ``max((x_sq + G) + c_sq, 0)`` per entry, keeping the first smallest per row
   (``np.argmin``'s tie rule);
-* :func:`cluster_sums` adds each cluster's samples one by one in sample order from 0.0,
+* :func:`cluster_means` adds each cluster's samples one by one in sample order from 0.0,
   the order of the sparse indicator product ``E @ X`` (CSR rows in increasing column
-  order, ``0 + 1.0 * x`` per entry).
+  order, ``0 + 1.0 * x`` per entry), then divides by the count.
 
 Importing this module imports numba (about 0.3 CPU s), hence the lazy import.
 """
@@ -20,10 +20,15 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def assign(G, x_sq, c_sq, labels, own, counts):  # pragma: no cover - compiled
-    """Nearest centre per sample into ``labels``, its squared distance into ``own``."""
+def assign(G, x_sq, c_sq, labels, own, counts, previous):  # pragma: no cover - compiled
+    """Nearest centre per sample into ``labels``, its squared distance into ``own``.
+
+    Returns ``(number of labels that differ from previous, number of empty clusters)``;
+    ``previous`` of length 0 counts every sample as changed.
+    """
     n, k = G.shape
     counts[:] = 0
+    changed = 0
     for i in range(n):
         xi = x_sq[i]
         best = np.inf
@@ -38,14 +43,31 @@ def assign(G, x_sq, c_sq, labels, own, counts):  # pragma: no cover - compiled
         labels[i] = arg
         own[i] = best
         counts[arg] += 1
+        if previous.shape[0] == 0 or previous[i] != arg:
+            changed += 1
+    empty = 0
+    for j in range(k):
+        if counts[j] == 0:
+            empty += 1
+    return changed, empty
 
 
 @numba.njit(cache=True, nogil=True)
-def cluster_sums(X, labels, sums):  # pragma: no cover - compiled
-    """``sums[j] = sum of X[i] over labels[i] == j``, accumulated in sample order."""
+def cluster_means(X, labels, counts, old_centers):  # pragma: no cover - compiled
+    """Cluster means (an empty cluster keeps its old centre), the sums accumulated in
+    sample order, then divided by the counts as ``sums / counts`` is."""
     n, d = X.shape
-    sums[:] = 0.0
+    k = old_centers.shape[0]
+    sums = np.zeros((k, d))
     for i in range(n):
         j = labels[i]
         for t in range(d):
             sums[j, t] += X[i, t]
+    for j in range(k):
+        if counts[j] == 0:
+            sums[j, :] = old_centers[j, :]
+        else:
+            c = np.float64(counts[j])
+            for t in range(d):
+                sums[j, t] = sums[j, t] / c
+    return sums

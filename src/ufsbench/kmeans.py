@@ -180,6 +180,7 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResul
     centers = np.array(centers, dtype=np.float64)
     rows = np.arange(n)
     indicator = _indicator(n, k) if kernels is None else None
+    no_labels = np.empty(0, dtype=np.intp)
     labels = None
     converged = False
     n_iter = 0
@@ -189,13 +190,15 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResul
             D = _sq_distances(X, centers, x_sq)
             new_labels = np.argmin(D, axis=1)
             counts = np.bincount(new_labels, minlength=k)
+            empty = np.flatnonzero(counts == 0)
         else:
             G = X @ (-2.0 * centers).T  # the product _sq_distances forms
             c_sq = np.einsum("ij,ij->i", centers, centers)
             new_labels, own = np.empty(n, dtype=np.intp), np.empty(n)
             counts = np.empty(k, dtype=np.intp)
-            kernels.assign(G, x_sq, c_sq, new_labels, own, counts)
-        empty = np.flatnonzero(counts == 0)
+            previous = no_labels if labels is None else labels
+            n_changed, n_empty = kernels.assign(G, x_sq, c_sq, new_labels, own, counts, previous)
+            empty = np.flatnonzero(counts == 0) if n_empty else ()
         if len(empty):
             # Farthest from their own centre first; ties keep sample order.
             if kernels is None:
@@ -203,16 +206,17 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResul
             farthest = np.argsort(-own, kind="stable")[: len(empty)]
             new_labels[farthest] = empty
             counts = np.bincount(new_labels, minlength=k)
-        if labels is not None and np.array_equal(new_labels, labels):
-            converged = True
-            break
+        if labels is not None:
+            if kernels is None or len(empty):
+                n_changed = np.count_nonzero(new_labels != labels)
+            if n_changed == 0:
+                converged = True
+                break
         labels = new_labels
         if kernels is None:
             centers = _update_centers(X, labels, counts, centers, indicator)
         else:
-            sums = np.empty_like(centers)
-            kernels.cluster_sums(X, labels, sums)
-            centers = _means(sums, counts, centers)
+            centers = kernels.cluster_means(X, labels, counts, centers)
     residual = X - centers[labels]  # exact, not the expansion used for the assignment
     inertia = float(np.einsum("ij,ij->", residual, residual))
     return KMeansResult(
