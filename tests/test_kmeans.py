@@ -186,3 +186,21 @@ def test_engines_differ_on_coil20_as_the_papers_frameworks_do(mirror):
     assert 54.0 <= means["sklearn"] <= 58.0
     assert 57.5 <= means["litekmeans"] <= 61.5
     assert means["litekmeans"] - means["sklearn"] >= 2.0
+
+
+def test_litekmeans_kernels_agree_bitwise():
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal(c, 1.0, size=(40, 6)) for c in range(5)])
+    for seed in range(5):
+        a = litekmeans(X, 5, n_init=2, random_state=seed, kernel="numpy")
+        b = litekmeans(X, 5, n_init=2, random_state=seed, kernel="numba")
+        assert np.array_equal(a.labels, b.labels)
+        assert np.array_equal(a.centers, b.centers)
+        assert a.inertia == b.inertia and a.n_iter == b.n_iter
+        assert np.array_equal(a.init, b.init)
+
+
+def test_litekmeans_rejects_unknown_kernel():
+    with pytest.raises(ValueError, match="unknown kernel 'cuda'"):
+        litekmeans(np.zeros((4, 2)), 2, kernel="cuda")

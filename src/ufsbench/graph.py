@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
-from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
-from sklearn.metrics import pairwise_distances_chunked
-from sklearn.neighbors import NearestNeighbors
+
+# scikit-learn, scipy.sparse.csgraph and scipy.sparse.linalg are imported where they are
+# used: this module is imported by every job (through ufsbench.api and ufsbench.io), most
+# of which never build a graph or solve an eigenproblem (issue 27: per-job overhead).
 
 WEIGHTS = ("binary", "heat")
 SIGMA0 = ("median", "mean")
@@ -62,6 +62,8 @@ def nearest_neighbours(X, k=5):
         raise ValueError(f"graph: k={k} must be at least 1")
     if k >= n:
         raise ValueError(f"graph: k={k} must be < n_samples={n}")
+    from sklearn.neighbors import NearestNeighbors
+
     distances, indices = NearestNeighbors(n_neighbors=k).fit(X).kneighbors()
     return indices, distances
 
@@ -101,6 +103,8 @@ def pairwise_distance_scale(X, statistic="median", *, random_state=0) -> float:
     if X.shape[0] > _SIGMA0_MAX_ROWS:
         rng = np.random.default_rng(random_state)
         X = X[rng.choice(X.shape[0], _SIGMA0_MAX_ROWS, replace=False)]
+    from sklearn.metrics import pairwise_distances_chunked
+
     blocks = [block.ravel() for block in pairwise_distances_chunked(X, working_memory=64)]
     dist = np.concatenate(blocks)
     scale = float(np.median(dist) if statistic == "median" else dist.mean())
@@ -163,6 +167,8 @@ def spectral_eigenpairs(graph, k, random_state=0):
     if not 1 <= k < n:
         raise ValueError(f"spectral_eigenpairs: k={k} must be in [1, n_samples={n})")
     sqrt_deg = np.sqrt(degrees(graph))
+    from scipy.sparse.csgraph import connected_components
+
     _, component = connected_components(graph, directed=False)
     mass = np.bincount(component, weights=sqrt_deg**2)
     big = np.argsort(-mass, kind="stable")[: np.count_nonzero(mass)]
@@ -182,6 +188,8 @@ def spectral_eigenpairs(graph, k, random_state=0):
         v = np.ravel(v)
         return N @ v - 3.0 * (basis @ (basis.T @ v))
 
+    from scipy.sparse.linalg import LinearOperator
+
     operator = LinearOperator((n, n), matvec=matvec, dtype=np.float64)
     v0 = np.random.default_rng(random_state).uniform(-1.0, 1.0, n)
     mu, V = _largest_eigenpairs(operator, k - U.shape[1], v0)
@@ -197,6 +205,8 @@ RETRY_NCV = 64
 def _largest_eigenpairs(operator, k, v0):
     """``eigsh(which="LA")``; if ARPACK does not converge, once more with a larger
     Krylov subspace (``max(4k, RETRY_NCV)`` vectors) and ten times the iterations."""
+    from scipy.sparse.linalg import ArpackNoConvergence, eigsh
+
     try:
         return eigsh(operator, k=k, which="LA", v0=v0)
     except ArpackNoConvergence:

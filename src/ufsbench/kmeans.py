@@ -18,12 +18,18 @@ update step) and in its tolerance-based stopping rule; ``cluster`` offers both e
 
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
 
 ENGINES = ("litekmeans", "sklearn")
+KERNELS = ("auto", "numba", "numpy")
+# "auto" compiles (numba) when the data are at least this large (n_samples * (n_features +
+# n_clusters)), or numba is loaded already: below it, importing numba (about 0.3 CPU s per
+# process) costs a job more than the kernels save on its k-means runs.
+AUTO_NUMBA_SIZE = 50_000
 
 
 class KMeansResult(NamedTuple):
@@ -54,7 +60,13 @@ class KMeansResult(NamedTuple):
 
 
 def litekmeans(
-    X, n_clusters: int, *, max_iter: int = 100, n_init: int = 1, random_state=None
+    X,
+    n_clusters: int,
+    *,
+    max_iter: int = 100,
+    n_init: int = 1,
+    random_state=None,
+    kernel: str = "auto",
 ) -> KMeansResult:
     """k-means with random-sample starts and farthest-point refill of empty clusters.
 
@@ -71,6 +83,12 @@ def litekmeans(
     random_state : int, numpy Generator or None, default=None
         Seed of the starts. ``None`` draws fresh entropy (a library default only; the
         workflow always passes a derived seed).
+    kernel : {"auto", "numba", "numpy"}, default="auto"
+        Code of the assignment and centre steps; the results are bitwise the same.
+        ``"numba"``: compiled loops (:mod:`ufsbench._kmeans_kernels`; needs numba).
+        ``"numpy"``: array operations and a sparse indicator product. ``"auto"``: numba
+        when it is installed and either already loaded or the data are large enough
+        (``n_samples * (n_features + n_clusters) >= AUTO_NUMBA_SIZE``), else numpy.
 
     Returns
     -------
@@ -105,53 +123,100 @@ def litekmeans(
         raise ValueError(f"litekmeans: max_iter={max_iter} must be >= 1")
     if n_init < 1:
         raise ValueError(f"litekmeans: n_init={n_init} must be >= 1")
+    kernels = _kernels(kernel, n * (X.shape[1] + n_clusters))
     rng = np.random.default_rng(random_state)
     x_sq = np.einsum("ij,ij->i", X, X)  # (n,)
     best = None
     for _ in range(n_init):
         init = rng.choice(n, size=n_clusters, replace=False)
-        run = _lloyd(X, X[init], max_iter=max_iter, x_sq=x_sq)
+        run = _lloyd(X, X[init], max_iter=max_iter, x_sq=x_sq, kernels=kernels)
         if best is None or run.inertia < best.inertia:
             best = run._replace(init=init)
     return best
 
 
+def _kernels(kernel, size):
+    """The compiled kernels module for ``kernel`` (module docstring), or None for NumPy."""
+    if kernel not in KERNELS:
+        known = ", ".join(map(repr, KERNELS))
+        raise ValueError(f"litekmeans: unknown kernel {kernel!r} (known: {known})")
+    if kernel == "numpy":
+        return None
+    if kernel == "auto" and "numba" not in sys.modules and size < AUTO_NUMBA_SIZE:
+        return None
+    try:
+        from . import _kmeans_kernels
+    except ImportError:
+        if kernel == "numba":
+            raise ImportError("litekmeans: kernel='numba' needs numba (extra 'fast')") from None
+        return None
+    return _kmeans_kernels
+
+
 def _sq_distances(X, centers, x_sq) -> np.ndarray:
-    """Squared Euclidean distances, shape (n_samples, n_clusters), clipped at 0."""
+    """Squared Euclidean distances, shape (n_samples, n_clusters), clipped at 0.
+
+    ``(x_sq - 2 X C') + c_sq`` in that order, formed in place: ``X @ (-2 C)'`` equals
+    ``-2 (X C')`` exactly (scaling by a power of two commutes with rounding).
+    """
     c_sq = np.einsum("ij,ij->i", centers, centers)  # (k,)
-    D = x_sq[:, None] - 2.0 * (X @ centers.T) + c_sq[None, :]
+    D = X @ (-2.0 * centers).T
+    D += x_sq[:, None]
+    D += c_sq
     np.maximum(D, 0.0, out=D)
     return D
 
 
-def _lloyd(X, centers, *, max_iter: int, x_sq=None) -> KMeansResult:
-    """Lloyd iterations from the given centres with the farthest-point refill rule."""
+def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResult:
+    """Lloyd iterations from the given centres with the farthest-point refill rule.
+
+    ``kernels``: :mod:`ufsbench._kmeans_kernels` for the compiled steps, None for NumPy
+    (the same arithmetic).
+    """
     if x_sq is None:
         x_sq = np.einsum("ij,ij->i", X, X)
     n = X.shape[0]
     k = centers.shape[0]
     centers = np.array(centers, dtype=np.float64)
     rows = np.arange(n)
+    indicator = _indicator(n, k) if kernels is None else None
+    no_labels = np.empty(0, dtype=np.intp)
     labels = None
     converged = False
     n_iter = 0
     while n_iter < max_iter:
         n_iter += 1
-        D = _sq_distances(X, centers, x_sq)
-        new_labels = np.argmin(D, axis=1)
-        counts = np.bincount(new_labels, minlength=k)
-        empty = np.flatnonzero(counts == 0)
+        if kernels is None:
+            D = _sq_distances(X, centers, x_sq)
+            new_labels = np.argmin(D, axis=1)
+            counts = np.bincount(new_labels, minlength=k)
+            empty = np.flatnonzero(counts == 0)
+        else:
+            G = X @ (-2.0 * centers).T  # the product _sq_distances forms
+            c_sq = np.einsum("ij,ij->i", centers, centers)
+            new_labels, own = np.empty(n, dtype=np.intp), np.empty(n)
+            counts = np.empty(k, dtype=np.intp)
+            previous = no_labels if labels is None else labels
+            n_changed, n_empty = kernels.assign(G, x_sq, c_sq, new_labels, own, counts, previous)
+            empty = np.flatnonzero(counts == 0) if n_empty else ()
         if len(empty):
             # Farthest from their own centre first; ties keep sample order.
-            own = D[rows, new_labels]
+            if kernels is None:
+                own = D[rows, new_labels]
             farthest = np.argsort(-own, kind="stable")[: len(empty)]
             new_labels[farthest] = empty
             counts = np.bincount(new_labels, minlength=k)
-        if labels is not None and np.array_equal(new_labels, labels):
-            converged = True
-            break
+        if labels is not None:
+            if kernels is None or len(empty):
+                n_changed = np.count_nonzero(new_labels != labels)
+            if n_changed == 0:
+                converged = True
+                break
         labels = new_labels
-        centers = _update_centers(X, labels, counts, centers)
+        if kernels is None:
+            centers = _update_centers(X, labels, counts, centers, indicator)
+        else:
+            centers = kernels.cluster_means(X, labels, counts, centers)
     residual = X - centers[labels]  # exact, not the expansion used for the assignment
     inertia = float(np.einsum("ij,ij->", residual, residual))
     return KMeansResult(
@@ -164,13 +229,40 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None) -> KMeansResult:
     )
 
 
-def _update_centers(X, labels, counts, old_centers) -> np.ndarray:
-    """Cluster means; a cluster still empty after the refill keeps its old centre."""
+def _indicator(n, k):
+    """A (k, n) CSR 0-1 matrix with ``n`` entries, its structure rewritten by each update."""
+    return sp.csr_matrix(
+        (np.ones(n), np.arange(n), np.append(np.zeros(k, dtype=np.intp), n)), shape=(k, n)
+    )
+
+
+def _update_centers(X, labels, counts, old_centers, indicator=None) -> np.ndarray:
+    """Cluster means; a cluster still empty after the refill keeps its old centre.
+
+    The sums are the product of the (k, n) 0-1 cluster indicator in CSR form (row ``j``
+    lists the samples of cluster ``j`` in increasing order) with ``X``: each cluster's sum
+    accumulates its samples one by one in sample order. ``indicator`` (from
+    :func:`_indicator`) is reused: its index arrays are overwritten in place, which
+    spares building a sparse matrix on every iteration.
+    """
     n, k = X.shape[0], old_centers.shape[0]
-    E = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(k, n))  # (k, n) indicator
-    sums = np.asarray(E @ X)  # (k, d)
-    centers = old_centers.copy()
+    E = _indicator(n, k) if indicator is None else indicator
+    np.cumsum(counts, out=E.indptr[1:])
+    # A stable sort keeps each cluster's samples in increasing order; on 16-bit keys
+    # NumPy's stable sort is a radix sort.
+    keys = labels.astype(np.int16) if k <= np.iinfo(np.int16).max else labels
+    E.indices[:] = np.argsort(keys, kind="stable")
+    sums = E @ X  # (k, d)
+    return _means(sums, counts, old_centers)
+
+
+def _means(sums, counts, old_centers):
+    """``sums / counts`` per cluster; an empty cluster keeps its old centre."""
     filled = counts > 0
+    if filled.all():
+        sums /= counts[:, None]
+        return sums
+    centers = old_centers.copy()
     centers[filled] = sums[filled] / counts[filled, None]
     return centers
 

@@ -107,7 +107,7 @@ def select(
     # One Gram matrix serves every path; it is no larger than X when d <= n.
     Gram = Xc.T @ Xc if n_features <= n_samples else None
     target = n_features if feature_counts is None else feature_counts[-1]
-    paths = [_lasso_path(Xc, Gram, y, target) for y in Y.T]  # each (d, n_steps)
+    paths = _lasso_paths(Xc, Gram, Y, target)  # each (d, n_steps)
 
     unit = coefficients == "unit_norm"
     end_scores = _scores([path[:, -1] for path in paths], unit)
@@ -151,22 +151,47 @@ def _spectral_embedding(graph, n_eigen, random_state):
     return Y / np.linalg.norm(Y, axis=0)
 
 
-def _lasso_path(Xc, Gram, y, target):
+def _lasso_paths(Xc, Gram, Y, target):
+    """:func:`_lasso_path` of every column of ``Y``, step budgets learnt along the way.
+
+    Lasso drops make a path need more steps than ``target`` to reach ``target``
+    nonzeros (1.1-2.5 times as many on COIL20 and JAFFE at 50). ``lars_path`` cannot be
+    resumed, and a budget too small costs a whole recomputation, so each path's first
+    budget is the mean ratio of steps to ``target`` of the paths before it, plus 20 %
+    (1.5 for the first path).
+    """
+    ratios, paths = [], []
+    for y in Y.T:
+        ratio = float(np.mean(ratios)) * 1.2 if ratios else 1.5
+        path = _lasso_path(Xc, Gram, y, target, budget=int(np.ceil(target * ratio)))
+        ratios.append((path.shape[1] - 1) / target)
+        paths.append(path)
+    return paths
+
+
+def _lasso_path(Xc, Gram, y, target, budget=None):
     """LARS-lasso coefficients (d, n_steps), cut at the first step with ``target`` nonzeros.
 
     Lasso steps may drop a variable, so ``target`` steps need not reach ``target``
-    nonzeros: the path is recomputed with twice the steps until it does or ends.
+    nonzeros: ``lars_path`` runs ``budget`` steps (default ``target``) and, when that
+    falls short, again from the start with a budget extrapolated from the rate at which
+    nonzeros grew (at least 1.25 times the last), until it reaches ``target`` or the path
+    ends. A path's steps do not depend on the budget (``max_iter`` only stops the
+    loop), so the result is the same for every budget sequence: the path up to its first
+    step with ``target`` nonzeros, or the whole path.
     """
-    max_iter = target
+    max_iter = max(target if budget is None else budget, 1)
     while True:
         _, _, coefs = lars_path(Xc, y, Xy=Xc.T @ y, Gram=Gram, method="lasso", max_iter=max_iter)
         n_nonzero = np.count_nonzero(coefs, axis=0)
         reached = np.flatnonzero(n_nonzero >= target)
         if reached.size:
             return coefs[:, : reached[0] + 1]
-        if coefs.shape[1] - 1 < max_iter:  # the path ended before max_iter steps
+        steps = coefs.shape[1] - 1
+        if steps < max_iter:  # the path ended before max_iter steps
             return coefs
-        max_iter *= 2
+        more = (target - n_nonzero[-1]) * steps / max(n_nonzero[-1], 1)
+        max_iter = max(int(np.ceil(steps + 1.3 * more)) + 2, int(np.ceil(1.25 * max_iter)))
 
 
 def _at_cardinality(path, m):

@@ -1,0 +1,105 @@
+"""Per-job overhead: CPU seconds a workflow job spends before its first line of work.
+
+    python benchmarks/speed/job_overhead.py [--repeats 5] [--scripts select evaluate]
+
+Three measurements per script of ``scripts/`` (its top-level imports read with ``ast``):
+
+* ``python``: a bare interpreter, ``python -c pass``;
+* ``imports``: ``python -c "<the script's imports>"``, this checkout's ``src`` first
+  (``--src`` another tree, e.g. an older commit's ``git archive``, for before/after);
+* ``snakemake job``: one job of a throw-away workflow (``snakemake --cores 1``) whose
+  ``script:`` holds the same imports and records its own CPU time (user + system, from
+  ``resource.getrusage``) when it ends: the interpreter, Snakemake's script preamble and
+  the imports. ``empty`` is the same job without imports.
+
+Each cell is the median CPU time over ``--repeats`` processes (``--datasets`` and
+``--mirror`` are accepted for a uniform command line and ignored).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _cli  # noqa: E402
+
+SNAKEFILE = """\
+rule all:
+    input:
+        expand("out/{{i}}.txt", i=range({n})),
+
+
+rule job:
+    output:
+        "out/{{i}}.txt",
+    script:
+        "job.py"
+"""
+RECORD = """
+import resource as _r
+_u = _r.getrusage(_r.RUSAGE_SELF)
+with open(snakemake.output[0], "w") as _f:
+    _f.write(str(_u.ru_utime + _u.ru_stime))
+"""
+
+
+def script_imports(path: Path) -> str:
+    """The top-level ``import``/``from`` statements of a script, as source lines."""
+    tree = ast.parse(path.read_text())
+    nodes = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    return "\n".join(ast.unparse(n) for n in nodes)
+
+
+def child_cpu(command, env) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def snakemake_jobs(imports: str, n: int, env) -> list[float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        (tmp / "Snakefile").write_text(SNAKEFILE.format(n=n))
+        (tmp / "job.py").write_text(imports + "\n" + RECORD)
+        subprocess.run(
+            [sys.executable, "-m", "snakemake", "--cores", "1", "--quiet", "all"],
+            cwd=tmp, env=env, check=True, capture_output=True,
+        )  # fmt: skip
+        return [float((tmp / "out" / f"{i}.txt").read_text()) for i in range(n)]
+
+
+def main(argv=None):
+    p = _cli.parser(__doc__.splitlines()[0], [], 5)
+    p.add_argument("--scripts", nargs="+", default=["select", "evaluate"])
+    p.add_argument(
+        "--src", type=Path, default=_cli.ROOT / "src", help="ufsbench source tree to import"
+    )
+    args = p.parse_args(argv)
+    env = dict(os.environ, PYTHONPATH=str(args.src), MPLBACKEND="Agg")
+    env.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    python = np.median(
+        [child_cpu([sys.executable, "-c", "pass"], env) for _ in range(args.repeats)]
+    )
+    empty = np.median(snakemake_jobs("", args.repeats, env))
+    rows = [("(none)", python, "", empty)]
+    for name in args.scripts:
+        imports = script_imports(_cli.ROOT / "scripts" / f"{name}.py")
+        command = [sys.executable, "-c", imports]
+        cpu = np.median([child_cpu(command, env) for _ in range(args.repeats)])
+        job = np.median(snakemake_jobs(imports, args.repeats, env))
+        rows.append((f"scripts/{name}.py", python, cpu, job))
+    columns = ("imports_of", "python_cpu_s", "imports_cpu_s", "snakemake_job_cpu_s")
+    _cli.write_tsv("job_overhead", columns, rows, args.out)
+
+
+if __name__ == "__main__":
+    main()
