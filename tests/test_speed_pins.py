@@ -24,7 +24,7 @@ from threadpoolctl import threadpool_limits
 
 from ufsbench import rank_features
 from ufsbench.graph import knn_graph
-from ufsbench.methods import _adaptive_graph
+from ufsbench.methods import _adaptive_graph, _memo
 from ufsbench.methods.sogfs import standardize
 
 WINE_SOGFS = {
@@ -86,6 +86,10 @@ PINS = [
      [647174.7456121175, 276161.03532990674, 133810.11065722693, 77593.90062622807,
       53141.378115820175],
      [6, 2, 10, 7, 5, 8, 0, 11, 9, 3, 1, 4, 12]),
+    ("rufs", "wide", {"nu": 1.0, "alpha": 1.0, "beta": 1.0, "max_iter": 5},
+     [569331.9958269693, 182269.86505708413, 57779.91217567351, 18719.103994052606,
+      6239.960070859318],
+     [101, 86, 49, 93, 75, 17, 67, 6, 39, 77, 113, 100, 70, 12, 13, 10, 80, 58, 81, 34]),
     ("l1ufs", "wine", {"lambda1": 1.0, "lambda2": 1.0, "max_iter": 5},
      [7331.021056730419, 6705.362627296747, 6455.249264199999, 6362.908538915006,
       6312.49889890036],
@@ -129,3 +133,30 @@ def test_profiled_methods_pin_history_and_ranking(case):
     sel = _run(method, data, setting)
     assert_allclose(sel.history, history, rtol=1e-10)
     assert list(sel.ranking[: len(ranking)]) == ranking
+
+
+@pytest.mark.parametrize("method", ["rufs", "l1ufs", "lsdcl"])
+def test_memoized_starts_give_byte_identical_results_warm_or_cold(method):
+    first, second = [case for case in PINS if case[0] == method and case[1] == "wine"][:2]
+    _memo.clear()
+    _run(method, "wine", first[2])  # fills the memo
+    warm = _run(method, "wine", second[2])
+    _memo.clear()
+    cold = _run(method, "wine", second[2])
+    assert np.array_equal(warm.scores, cold.scores)
+    assert np.array_equal(warm.history, cold.history)
+
+
+def test_memo_keys_follow_the_content_of_the_inputs():
+    X = load_wine().data
+    Y = X.copy()
+    Y[0, 0] += 1e-9
+    assert _memo.fingerprint(X, 3) == _memo.fingerprint(X.copy(), 3)
+    assert _memo.fingerprint(X, 3) != _memo.fingerprint(Y, 3)
+    assert _memo.fingerprint(X, 3) != _memo.fingerprint(X, 4)
+    graph = knn_graph(X, 5, weight="binary")
+    assert _memo.fingerprint(graph) == _memo.fingerprint(graph.copy())
+    calls = []
+    value = _memo.memoized("test", _memo.fingerprint(X), lambda: calls.append(1) or np.ones(2))
+    again = _memo.memoized("test", _memo.fingerprint(X.copy()), lambda: calls.append(1))
+    assert again is value and calls == [1] and not value.flags.writeable
