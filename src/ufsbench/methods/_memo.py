@@ -10,7 +10,9 @@ are byte-identical with or without the memo.
 
 Keys hold a digest of the input arrays' bytes (BLAKE2b), their shapes and dtypes, so a
 changed input never hits a stale entry. Stored ndarrays are made read-only; a caller
-that needs to write copies first. Only the last ``_MAX_ENTRIES`` values are kept.
+that needs to write copies first. Only the last ``_MAX_ENTRIES`` values are kept. The key
+does not hold the thread count: a process that changes it between calls (k-means sums in
+OpenMP chunks) should :func:`clear` the memo if it wants each setting's own rounding.
 """
 
 from __future__ import annotations
