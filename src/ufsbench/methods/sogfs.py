@@ -27,10 +27,10 @@ first W-step (``Q = I``) has the eigenvalue ``gamma`` with multiplicity at least
 ``d - n + 1``, more than ``m = d / 3``: any ``m`` orthonormal vectors of that eigenspace
 (all with ``X^T L_S X W = 0``) solve it. ``eigh`` returns the basis its rounding picks; the
 next ``Q``, every later iterate and the ranking follow it. On GLIOMA's first 1200 features
-one BLAS thread and two, or a permutation of the features, share only part of the top 50
-(``benchmarks/speed/bench_sogfs.py``, ``tests/test_speed_pins.py``). The problem does not
-fix the ranking there, so no faster route can reproduce today's (issue 27, item 3: the
-W-step stays the dense ``eigh``, 26 CPU s per iteration on GLIOMA, d = 4434).
+(30 iterations) one BLAS thread and two share 17 of the top 50, a permutation of the
+features 13 (``benchmarks/speed/bench_sogfs.py``, ``tests/test_speed_pins.py``). The
+problem does not fix the ranking there, so no faster route can reproduce today's (issue
+27, item 3: the W-step stays the dense ``eigh``, 26 CPU s per iteration on GLIOMA).
 
 Standardisation (``scale="standardize"``, the default): the SOGFS authors' code, which the
 LSDCL paper links (footnote ``fileId=83492``; two public copies agree, e.g.
