@@ -23,9 +23,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import eigsh
-from sklearn.cluster import KMeans
 
 from ..graph import knn_graph
+from . import _memo
 from ._dual_concept import Options, Solver
 from .base import Selection, row_norms
 
@@ -58,7 +58,7 @@ def prepare_data(X, *, method, scale="none", mixed_sign="split"):
 
 
 def _one_hot(points, n_clusters, random_state):
-    labels = KMeans(n_clusters, n_init=10, random_state=random_state).fit_predict(points)
+    labels = _memo.kmeans_labels(points, n_clusters, random_state)  # KMeans, 10 restarts
     return np.eye(n_clusters)[labels] + INIT_OFFSET
 
 

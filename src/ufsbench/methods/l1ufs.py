@@ -65,6 +65,7 @@ import numpy as np
 from scipy.linalg import LinAlgError, eigh, solve_triangular
 
 from ..graph import laplacian
+from . import _memo
 from ._low_rank import low_rank_pays
 from .base import EPSILON, Selection, l21_weights, row_norms
 
@@ -187,7 +188,10 @@ def solve(
     ``lowrank``: solve in the thin-QR basis of the module notes, with ``W`` factored;
     ``W``, ``B`` and ``X^T L X`` are then never formed.
     """
-    P, S = graph_factors(X, graph)  # P = S^T X (n, d), L = S S^T
+    # P = S^T X (n, d), L = S S^T; setting-independent: computed once per process
+    P, S = _memo.memoized(
+        "l1ufs_graph_factors", _memo.fingerprint(X, graph), lambda: graph_factors(X, graph)
+    )
     d = X.shape[1]
     if lowrank:
         B = BL = None

@@ -22,6 +22,16 @@ LSDCL protocol on raw data, old -> new: WINE 72.19 -> 72.19, ZOO 79.25 -> 79.25,
 68.43 -> 68.06; ULAP WINE 70.42 -> 70.90, ZOO 81.18 -> 81.07, JAFFE 67.04 (earlier,
 loaded machine) -> 65.38.)
 
+More features than samples (TOX-171, GLIOMA): ``X^T L_S X`` has rank below ``n``, so the
+first W-step (``Q = I``) has the eigenvalue ``gamma`` with multiplicity at least
+``d - n + 1``, more than ``m = d / 3``: any ``m`` orthonormal vectors of that eigenspace
+(all with ``X^T L_S X W = 0``) solve it. ``eigh`` returns the basis its rounding picks; the
+next ``Q``, every later iterate and the ranking follow it. On GLIOMA's first 1200 features
+(30 iterations) one BLAS thread and two share 17 of the top 50, a permutation of the
+features 13 (``benchmarks/speed/bench_sogfs.py``, ``tests/test_speed_pins.py``). The
+problem does not fix the ranking there, so no faster route can reproduce today's (issue
+27, item 3: the W-step stays the dense ``eigh``, 26 CPU s per iteration on GLIOMA).
+
 Standardisation (``scale="standardize"``, the default): the SOGFS authors' code, which the
 LSDCL paper links (footnote ``fileId=83492``; two public copies agree, e.g.
 ``farhadabedinzadeh/AutoUFSTool`` ``UFSs/SOGFS/SOGFS.m``), first centres every feature and
