@@ -529,10 +529,15 @@ def test_l1ufs_solves_its_systems_accurately_with_a_tiny_lambda2(residual, lambd
             _backward_error(a[j] * B + C, new[:, j], a[j] * B[:, j] + rhs[:, j]) for j in range(d)
         ]
         assert max(errors) < 1e-13
-    dense = l1ufs.solve(X, graph, max_iter=50, **options).history
-    low = l1ufs.solve(X, graph, max_iter=50, lowrank=True, **options).history
+    dense = np.array(l1ufs.solve(X, graph, max_iter=50, **options).history)
+    low = np.array(l1ufs.solve(X, graph, max_iter=50, lowrank=True, **options).history)
     assert np.all(np.isfinite(low))
-    np.testing.assert_allclose(low, dense, rtol=1e-3)
+    # Both routes end at the same objective. On the way, the dense route's solves of this
+    # ill-conditioned system (lambda1 / lambda2 = 1e10) can lose up to 0.2 % per step with
+    # some LAPACK builds (numpy 2.4 / scipy 1.17: 50.946 -> 51.061 -> 50.949), while the
+    # low-rank route stays monotone: it may be lower than the dense one, never higher.
+    assert abs(low[-1] - dense[-1]) <= 1e-6 * dense[-1]
+    assert np.all(low <= dense * (1 + 1e-6))
 
 
 def test_l1ufs_numerically_singular_subproblem_gets_a_tiny_ridge():
