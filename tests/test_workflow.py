@@ -51,7 +51,12 @@ def planned_jobs(output: str) -> list[tuple[str, str]]:
 def finished_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("run")
     write_config(workdir, TINY)
-    snakemake(workdir, "--cores", "2")
+    # README's quiet mode: progress lines only, no rule blocks
+    result = snakemake(workdir, "--cores", "2", "--quiet", "rules", "host", "reason")
+    output = result.stdout + result.stderr
+    steps = re.findall(r"^(\d+) of (\d+) steps \(\d+%\) done$", output, re.MULTILINE)
+    assert steps and steps[-1][0] == steps[-1][1] and len(steps) == int(steps[-1][1]), output
+    assert not re.search(r"^(local)?rule \w+:$", output, re.MULTILINE), output
     return workdir
 
 
