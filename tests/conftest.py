@@ -1,4 +1,10 @@
-"""Shared fixtures: small planted data sets and the dataset mirror."""
+"""Shared fixtures (small planted data sets, the dataset mirror) and the opt-in tests.
+
+``python -m pytest`` runs the fast suite: pyproject's ``addopts`` deselects the ``slow``
+and ``slurm`` markers. ``python -m pytest -m ""`` runs everything (``.ci/run`` does); the
+real-SLURM test also needs ``UFSBENCH_SLURM_TESTS=1``, since it may install SLURM with
+apt-get and start its daemons.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,36 @@ from ufsbench.synthetic import planted
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("UFSBENCH_MIRROR", ROOT.parent / "shared" / "datasets"))
+SLURM_OPT_IN = "UFSBENCH_SLURM_TESTS"
+
+
+def slurm_opted_in() -> bool:
+    return os.environ.get(SLURM_OPT_IN) == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip, saying how to opt in, the tests that may install and start SLURM."""
+    if slurm_opted_in():
+        return
+    skip = pytest.mark.skip(
+        reason=f"real-SLURM test: may apt-get install SLURM and start its daemons; "
+        f"opt in with {SLURM_OPT_IN}=1 (.ci/run does)"
+    )
+    for item in items:
+        if "slurm" in item.keywords:
+            item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Say how to run what the default marker expression left out."""
+    deselected = len(terminalreporter.stats.get("deselected", []))
+    markexpr = config.getoption("markexpr", "")
+    if deselected and "not slow" in markexpr:
+        terminalreporter.write_line(
+            f"{deselected} slow/slurm tests deselected by default (-m {markexpr!r}); "
+            f'run every test with `python -m pytest -m ""` (as .ci/run does; the real-SLURM '
+            f"test also needs {SLURM_OPT_IN}=1)."
+        )
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,8 @@
 """Cluster execution on a real single-node SLURM, and recovery from a killed run.
 
+The SLURM test may apt-get install SLURM and start its daemons, so it runs only with
+``UFSBENCH_SLURM_TESTS=1`` (``.ci/run`` sets it; see ``tests/conftest.py``).
+
 Both compare final tables with an uninterrupted local run of the same config: they must
 be byte-identical (tables hold no timings; ``scores.tsv`` does and is compared without
 its ``select_seconds`` column).
@@ -73,8 +76,26 @@ def local_run(tmp_path_factory):
     return workdir
 
 
-def start_slurm():
-    """Start (installing if needed) a single-node SLURM; skip, saying why, if impossible."""
+def stop_slurm(env):
+    """Stop what start_slurm.sh started (and only that); print what it stopped."""
+    result = subprocess.run(
+        ["bash", str(ROOT / "tests" / "slurm" / "stop_slurm.sh")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    print(result.stdout, result.stderr, file=sys.stderr)
+
+
+@pytest.fixture(scope="module")
+def slurm():
+    """A single-node SLURM, started (installing it if needed) unless one runs already; skip,
+    saying why, if impossible. At teardown the daemons this fixture started are stopped
+    and the files it created removed; a SLURM that ran before is left running."""
+    pytest.importorskip(
+        "snakemake_executor_plugin_slurm", reason="snakemake-executor-plugin-slurm is not installed"
+    )
     if os.geteuid() != 0:
         pytest.skip("SLURM test needs root to install and start slurmctld/slurmd/munged")
     if shutil.which("apt-get") is None and shutil.which("slurmctld") is None:
@@ -89,18 +110,19 @@ def start_slurm():
             env=env,
         )
     except subprocess.TimeoutExpired:
+        stop_slurm(env)
         pytest.skip("SLURM could not be started within 300 s")
     if result.returncode != 0:
+        stop_slurm(env)
         output = f"{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
         pytest.skip(f"SLURM could not be started:\n{output}")
     print(result.stdout, file=sys.stderr)
+    yield
+    stop_slurm(env)
 
 
-def test_slurm_run_matches_local_run(tmp_path, local_run):
-    pytest.importorskip(
-        "snakemake_executor_plugin_slurm", reason="snakemake-executor-plugin-slurm is not installed"
-    )
-    start_slurm()
+@pytest.mark.slurm
+def test_slurm_run_matches_local_run(tmp_path, slurm, local_run):
     workdir = prepare(tmp_path, "slurm", SMALL)
     # No accounting database here: job states come from squeue (MinJobAge=600 keeps them).
     start = time.perf_counter()

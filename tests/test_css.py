@@ -371,6 +371,7 @@ def test_residual_floor_is_the_best_any_subset_can_do():
         assert best >= floor[s] - 1e-9 and (s < 7 or best == pytest.approx(0, abs=1e-9))
 
 
+@pytest.mark.slow  # ~40 CPU s on the real Communities & Crime data
 def test_pocss_survives_nearly_dependent_columns(mirror):
     """Communities & Crime has columns that are sums and ratios of others: the recursive
     updates lost all precision there and drove f negative (-2e9 at seed 8), so the archive

@@ -163,6 +163,7 @@ def test_cluster_litekmeans_rejects_other_init():
 
 
 @pytest.mark.mirror
+@pytest.mark.slow  # 40 k-means runs on all of COIL20: ~8 CPU s
 def test_engines_differ_on_coil20_as_the_papers_frameworks_do(mirror):
     """All COIL20 features, 20 single random-start runs per engine (the LSDCL protocol).
 

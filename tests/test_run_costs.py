@@ -6,8 +6,13 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 import yaml
 from conftest import ROOT
+
+# Each test runs the scripts in a subprocess (estimate_runtime.py plans with snakemake -n):
+# ~23 CPU s in all, so they run with the slow tests (python -m pytest -m "").
+pytestmark = pytest.mark.slow
 
 SCRIPT = ROOT / "benchmarks" / "estimate_runtime.py"
 COST = ROOT / "benchmarks" / "run_cost.py"

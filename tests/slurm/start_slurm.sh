@@ -1,26 +1,43 @@
 #!/usr/bin/env bash
 # Start a single-node SLURM (Debian's slurm-wlm + munge) on localhost, as root, without
-# systemd or cgroups, for the cluster end-to-end test. Installs the packages if missing.
+# systemd or cgroups, for the cluster end-to-end test (opt-in: UFSBENCH_SLURM_TESTS=1).
+# Installs the packages if missing. A SLURM that already answers is used as it is.
+# Every daemon this script starts is appended to $SLURM_DIR/started ("name pid"), and
+# every file it creates to $SLURM_DIR/created, so that stop_slurm.sh stops and removes
+# exactly those and leaves daemons and files that were there before alone.
 # Usage: SLURM_DIR=/tmp/ufsbench-slurm bash start_slurm.sh   (stop: stop_slurm.sh)
 set -euo pipefail
 SLURM_DIR=${SLURM_DIR:-/tmp/ufsbench-slurm}
+MARK="# written by ufsbench tests/slurm/start_slurm.sh"
 export DEBIAN_FRONTEND=noninteractive
+mkdir -p "$SLURM_DIR"/{state,spool,log}
+: > "$SLURM_DIR/started"
+: > "$SLURM_DIR/created"
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
   apt-get update -qq
   apt-get install -y -qq slurmctld slurmd slurm-client munge >/dev/null
 fi
 if sinfo -h -o '%T' 2>/dev/null | grep -qx idle; then
-  echo "slurm already running"; exit 0
+  echo "slurm already running: using it, and leaving it running"; exit 0
 fi
-mkdir -p "$SLURM_DIR"/{state,spool,log} /run/munge /etc/slurm
-[ -s /etc/munge/munge.key ] || mungekey --create --keyfile=/etc/munge/munge.key
+if [ -e /etc/slurm/slurm.conf ] && ! grep -qxF "$MARK" /etc/slurm/slurm.conf; then
+  echo "/etc/slurm/slurm.conf exists and was not written by this script: not overwriting it"
+  exit 3
+fi
+mkdir -p /run/munge /etc/slurm
+if [ ! -s /etc/munge/munge.key ]; then
+  mungekey --create --keyfile=/etc/munge/munge.key
+  echo /etc/munge/munge.key >> "$SLURM_DIR/created"
+fi
 chown munge:munge /etc/munge/munge.key /run/munge
 chmod 0400 /etc/munge/munge.key
 chmod 0755 /run/munge
 MEM_MB=$(( $(awk '/MemTotal/{print $2}' /proc/meminfo) / 1024 - 2048 ))
 NCPU=$(nproc)
+[ -e /etc/slurm/slurm.conf ] || echo /etc/slurm/slurm.conf >> "$SLURM_DIR/created"
 # The job-step plugin strips SLURM_CONF from nested sruns: the config must be at the default path.
 cat > /etc/slurm/slurm.conf <<CONF
+$MARK
 ClusterName=ufsbench
 SlurmctldHost=localhost
 SlurmUser=root
@@ -52,10 +69,25 @@ Waittime=0
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$NCPU RealMemory=$MEM_MB State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
-pgrep -x munged >/dev/null || runuser -u munge -- /usr/sbin/munged
+
+# start NAME COMMAND...: run the daemon unless one of that name runs; record its pid.
+start() {
+  local name=$1 pid
+  shift
+  pgrep -x "$name" >/dev/null && return 0
+  "$@"
+  for _ in $(seq 1 50); do
+    pid=$(pgrep -o -x "$name" || true)
+    [ -n "$pid" ] && break
+    sleep 0.1
+  done
+  [ -n "$pid" ] || { echo "$name did not start"; return 1; }
+  echo "$name $pid" >> "$SLURM_DIR/started"
+}
+start munged runuser -u munge -- /usr/sbin/munged
 munge -n | unmunge >/dev/null
-pgrep -x slurmctld >/dev/null || /usr/sbin/slurmctld
-pgrep -x slurmd >/dev/null || /usr/sbin/slurmd -N localhost
+start slurmctld /usr/sbin/slurmctld
+start slurmd /usr/sbin/slurmd -N localhost
 for _ in $(seq 1 30); do
   sinfo -h -o '%T' 2>/dev/null | grep -qx idle && break
   sleep 1

@@ -1,0 +1,149 @@
+"""The project's set-up as a user and a contributor meet it: dependencies, which tests the
+default ``python -m pytest`` runs, the opt-in real-SLURM test, and what CI runs."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from importlib.metadata import requires
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+FULL_SUITE = 'UFSBENCH_SLURM_TESTS=1 python -m pytest -m ""'
+
+
+def requirement_name(requirement: str) -> str:
+    return re.split(r"[\s;<>=!~\[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_report_needs_nothing_beyond_the_main_dependencies():
+    """``pip install -e .`` then ``snakemake --report`` works: snakemake's "reports" extra
+    (pygments) is among the main dependencies."""
+    report_extra = [
+        requirement_name(r) for r in requires("snakemake") or [] if 'extra == "reports"' in r
+    ]
+    assert report_extra, "snakemake no longer declares a 'reports' extra"
+    main = {requirement_name(r) for r in PYPROJECT["project"]["dependencies"]}
+    assert set(report_extra) <= main
+
+
+DUMMY_TESTS = """
+import pytest
+
+def test_plain():
+    pass
+
+@pytest.mark.slow
+def test_slow():
+    pass
+
+@pytest.mark.slurm
+def test_slurm():
+    pass
+
+@pytest.mark.mirror
+def test_mirror():
+    pass
+"""
+
+
+def pytest_in(folder, *args, env_extra=None):
+    env = {k: v for k, v in os.environ.items() if k != "UFSBENCH_SLURM_TESTS"}
+    env.update(env_extra or {})
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+
+
+@pytest.fixture
+def dummy_project(tmp_path):
+    """A copy of the pytest set-up (pyproject, conftest) with one test per marker."""
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "tests").mkdir()
+    shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "tests" / "conftest.py")
+    (tmp_path / "tests" / "test_dummy.py").write_text(DUMMY_TESTS)
+    return tmp_path
+
+
+def outcomes(output: str) -> dict[str, int]:
+    """{"passed": 2, "deselected": 2, ...} from pytest's last summary line."""
+    return {word: int(n) for n, word in re.findall(r"(\d+) (passed|skipped|deselected)", output)}
+
+
+def test_default_run_deselects_slow_and_slurm_and_says_how_to_run_them(dummy_project):
+    result = pytest_in(dummy_project, "-q")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert outcomes(result.stdout) == {"passed": 2, "deselected": 2}, result.stdout
+    assert 'python -m pytest -m ""' in result.stdout
+
+
+def test_slurm_marked_tests_skip_saying_how_to_opt_in(dummy_project):
+    result = pytest_in(dummy_project, "-q", "-m", "", "-rs")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert outcomes(result.stdout) == {"passed": 3, "skipped": 1}, result.stdout
+    assert re.search(r"SKIPPED .*opt in with UFSBENCH_SLURM_TESTS=1", result.stdout)
+    opted_in = pytest_in(dummy_project, "-q", "-m", "", env_extra={"UFSBENCH_SLURM_TESTS": "1"})
+    assert outcomes(opted_in.stdout) == {"passed": 4}, opted_in.stdout
+
+
+def test_real_slurm_test_is_marked_slurm():
+    """So conftest skips it at collection, before its fixtures (the local run, the SLURM
+    start) could run."""
+    from test_cluster import test_slurm_run_matches_local_run as test
+
+    assert "slurm" in {mark.name for mark in test.pytestmark}
+
+
+@pytest.mark.skipif(not Path("/proc/self/comm").exists(), reason="needs Linux /proc")
+def test_stop_slurm_stops_only_what_start_slurm_recorded(tmp_path):
+    ours = subprocess.Popen(["sleep", "300"])
+    theirs = subprocess.Popen(["sleep", "300"])
+    created, kept = tmp_path / "slurm.conf", tmp_path / "other.conf"
+    created.write_text("x")
+    kept.write_text("y")
+    try:
+        # a recorded pid that now belongs to another program (pytest) must survive too
+        (tmp_path / "started").write_text(f"sleep {ours.pid}\nslurmd {os.getpid()}\n")
+        (tmp_path / "created").write_text(f"{created}\n")
+        result = subprocess.run(
+            ["bash", str(ROOT / "tests" / "slurm" / "stop_slurm.sh")],
+            env={**os.environ, "SLURM_DIR": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
+        deadline = time.monotonic() + 10
+        while ours.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ours.poll() is not None
+        assert theirs.poll() is None
+        assert not created.exists() and kept.exists()
+        assert not (tmp_path / "started").exists()
+    finally:
+        for proc in (ours, theirs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+            proc.wait()
+
+
+def test_ci_runs_every_test_with_the_readme_command():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert FULL_SUITE.replace("python ", "python3 ") in ci
+    assert FULL_SUITE in (ROOT / "README.md").read_text()
+    assert "not slow" in PYPROJECT["tool"]["pytest"]["ini_options"]["addopts"]
