@@ -377,9 +377,9 @@ rule blufs_table8:
     input:
         [f"{stem}/runtime.tsv" for stem in runs_of(runtime_methods())],
     output:
-        tsv="results/tables/blufs_table8.tsv",
+        tsv="results/timings/blufs_table8.tsv",
         md=report(
-            "results/tables/blufs_table8.md",
+            "results/timings/blufs_table8.md",
             caption="../report/blufs_tables.rst",
             category="BLUFS paper",
             labels={"table": "VIII: running time"},

@@ -397,7 +397,7 @@ def blufs_outputs():
         for d in figure_datasets(kind)
     ]
     if runtime_methods():
-        extra.append("results/tables/blufs_table8.md")
+        extra.append("results/timings/blufs_table8.md")
     return extra + _blufs_tables()
 
 
