@@ -36,6 +36,7 @@ rule blufs_stage2:
         n_clusters=n_clusters_of,
         evaluation=config["evaluation"],
         sigma0=graph_setup()["sigma0"],
+        stage1=stage1_score_plan,
         code=lambda wildcards: method_code(wildcards)
         + code_hash("tuning.py", "evaluate.py", "kmeans.py"),
     script:
