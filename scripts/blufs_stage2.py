@@ -1,9 +1,8 @@
 """Stage 2 of the two-stage search, one part: its slice of the stage-2 grid at the best
 stage-1 setting (every part finds the same winners; ``tuning.stage2_part`` slices)."""
 
-import pandas as pd
-
 from ufsbench import joblog
+from ufsbench.integrity import read_scores
 from ufsbench.io import load_data, load_knn, save_selections, write_table
 from ufsbench.methods.registry import get_method
 from ufsbench.tuning import (
@@ -18,7 +17,7 @@ log = joblog.setup(snakemake.log[0], snakemake.threads)
 p = snakemake.params
 X, y, _ = load_data(snakemake.input.data)
 knn = load_knn(snakemake.input.knn) if "knn" in snakemake.input.keys() else None
-stage1 = pd.concat([pd.read_csv(f, sep="\t") for f in snakemake.input.stage1], ignore_index=True)
+stage1 = read_scores(snakemake.input.stage1, p.stage1)  # every chunk checked against the plan
 winners = stage1_winners(stage1, metric=p.anchor_metric, anchor=p.anchor)
 log.info("%s: stage-1 winners by %s (%s): %s", p.method, p.anchor_metric, p.anchor, winners)
 settings = stage2_settings(get_method(p.method), p.settings, winners, p.grid)

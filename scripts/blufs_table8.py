@@ -4,11 +4,12 @@ import pandas as pd
 
 from ufsbench import joblog
 from ufsbench.blufs_paper import PAPER_NAMES
+from ufsbench.integrity import read_tsv
 from ufsbench.io import write_table, write_text
 from ufsbench.reference import load_reference
 
 log = joblog.setup(snakemake.log[0])
-ours = pd.concat([pd.read_csv(f, sep="\t") for f in snakemake.input], ignore_index=True)
+ours = pd.concat([read_tsv(f) for f in snakemake.input], ignore_index=True)
 ref = load_reference(snakemake.params.reference)
 ref = ref[ref["table"] == "VIII"][["dataset", "method", "mean"]].rename(columns={"mean": "paper"})
 table = ours.merge(ref, on=["dataset", "method"], how="left")

@@ -11,6 +11,7 @@ from ufsbench.blufs_paper import (
     versus_paper,
     wide_table,
 )
+from ufsbench.integrity import read_tsv
 from ufsbench.io import write_table, write_text
 from ufsbench.reference import add_notes, load_notes, load_reference
 
@@ -32,7 +33,7 @@ if p.ablation:
 else:
     write_text(snakemake.output.table5, "No ablation configured (config blufs.ablation).\n")
 
-knn = pd.concat([pd.read_csv(f, sep="\t") for f in snakemake.input.knn], ignore_index=True)
+knn = pd.concat([read_tsv(f) for f in snakemake.input.knn], ignore_index=True)
 per_count = knn.groupby(["dataset", "method", "n_features"], sort=False)["accuracy"]
 knn_cells = per_count.agg(mean="mean", std=lambda v: v.std(ddof=1)).reset_index()
 knn_cells = knn_cells.sort_values("n_features", kind="stable")
@@ -48,7 +49,7 @@ write_text(
 )
 
 reference = load_reference(p.reference)
-reseeds = [pd.read_csv(f, sep="\t") for f in snakemake.input.reseeds]
+reseeds = [read_tsv(f) for f in snakemake.input.reseeds]
 table = versus_paper(cells, reference, reseeds=reseed_long(reseeds), defaults=default_cells(main))
 knn_ref = versus_paper(best[["dataset", "method", "metric", "mean", "std", "n_features",
                              "params"]], reference, tables=("VII",))  # fmt: skip

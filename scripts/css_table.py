@@ -4,18 +4,22 @@ import pandas as pd
 
 from ufsbench import joblog
 from ufsbench.css import table
+from ufsbench.integrity import read_tsv
 from ufsbench.io import write_table, write_text
 from ufsbench.reference import load_notes, load_reference
 
 log = joblog.setup(snakemake.log[0])
-runs = pd.concat([pd.read_csv(f, sep="\t") for f in snakemake.input.runs], ignore_index=True)
-traces = [pd.read_csv(f, sep="\t") for f in snakemake.input.traces]
+runs = pd.concat([read_tsv(f) for f in snakemake.input.runs], ignore_index=True)
+traces = [read_tsv(f) for f in snakemake.input.traces]
 traces = pd.concat([t for t in traces if not t.empty] or [pd.DataFrame()], ignore_index=True)
 summary = table.summarize(runs)
 p = snakemake.params
 for name, why in p.skipped.items():
     log.warning("dataset %s not run: %s", name, why)
-write_table(snakemake.output.runs, runs)
+# Seconds apart from the runs: timings differ between runs, results/tables does not.
+keys = ["dataset", "method", "params", "k", "seed"]
+write_table(snakemake.output.timings, runs[[*keys, "seconds"]])
+write_table(snakemake.output.runs, runs.drop(columns="seconds"))
 write_table(snakemake.output.summary, summary)
 write_table(snakemake.output.anytime, traces)
 text = "".join(

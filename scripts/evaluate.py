@@ -4,11 +4,14 @@ import pandas as pd
 
 from ufsbench import joblog
 from ufsbench.evaluate import evaluate_selection
+from ufsbench.integrity import check_selections
 from ufsbench.io import load_data, load_selections, write_table
 
 log = joblog.setup(snakemake.log[0], snakemake.threads)
 X, y, _ = load_data(snakemake.input.data)
 selections = load_selections(snakemake.input.selection)
+settings = [setting["id"] for setting in snakemake.params.settings]
+check_selections(selections, snakemake.input.selection, settings, X.shape[1])
 ev = snakemake.params.evaluation
 dataset, method = snakemake.wildcards.dataset, snakemake.params.method
 frames, runs = [], {}  # runs: k-means scores by (columns, seed), reused across settings

@@ -3,9 +3,9 @@
 The SLURM test may apt-get install SLURM and start its daemons, so it runs only with
 ``UFSBENCH_SLURM_TESTS=1`` (``.ci/run`` sets it; see ``tests/conftest.py``).
 
-Both compare final tables with an uninterrupted local run of the same config: they must
-be byte-identical (tables hold no timings; ``scores.tsv`` does and is compared without
-its ``select_seconds`` column).
+Both compare the whole ``results/tables`` and ``results/figures`` trees with an
+uninterrupted local run of the same config: the same files, byte for byte (timings live
+in ``results/timings``, figures carry no date), whatever ``--cores``.
 """
 
 from __future__ import annotations
@@ -55,18 +55,22 @@ def prepare(tmp_path, name, config):
     return workdir
 
 
-def assert_same_tables(a, b):
-    for name in TABLES:
-        assert (a / "results" / "tables" / name).read_bytes() == (
-            b / "results" / "tables" / name
-        ).read_bytes(), name
-    scores = [
-        pd.read_csv(w / "results" / "tables" / "scores.tsv", sep="\t").drop(
-            columns="select_seconds"
-        )
-        for w in (a, b)
-    ]
-    pd.testing.assert_frame_equal(*scores)
+def tree(workdir, name) -> dict[str, bytes]:
+    """Every file under ``results/<name>``, by relative path."""
+    root = workdir / "results" / name
+    files = sorted(p for p in root.rglob("*") if p.is_file())
+    return {str(p.relative_to(root)): p.read_bytes() for p in files}
+
+
+def assert_same_trees(a, b):
+    """``results/tables`` and ``results/figures`` of two runs: same files, same bytes."""
+    for name in ("tables", "figures"):
+        first, second = tree(a, name), tree(b, name)
+        assert sorted(first) == sorted(second), name
+        if name == "tables":
+            assert set(TABLES) <= set(first), sorted(first)
+        differ = [path for path in first if first[path] != second[path]]
+        assert not differ, f"results/{name}: {differ} differ"
 
 
 @pytest.fixture(scope="module")
@@ -149,16 +153,34 @@ def test_slurm_run_matches_local_run(tmp_path, slurm, local_run):
     print(f"SLURM run took {time.perf_counter() - start:.0f} s", file=sys.stderr)
     log = "\n".join(p.read_text() for p in (workdir / ".snakemake" / "log").glob("*.log"))
     assert "slurm" in log.lower()
-    assert_same_tables(workdir, local_run)
+    assert_same_trees(workdir, local_run)
 
 
-def test_killed_run_resumes_to_identical_tables(tmp_path, local_run):
-    config = {
-        **SMALL,
-        "methods": {**SMALL["methods"], "ndfs": {"alpha": [0.1, 1.0], "beta": [1.0]}},
-    }
-    reference = prepare(tmp_path, "reference", config)
-    run(reference, "--cores", "1")
+WITH_NDFS = {
+    **SMALL,
+    "methods": {**SMALL["methods"], "ndfs": {"alpha": [0.1, 1.0], "beta": [1.0]}},
+}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted run at --cores 1 (an iterative method: a convergence figure too)."""
+    workdir = prepare(tmp_path_factory.mktemp("reference"), "run", WITH_NDFS)
+    run(workdir, "--cores", "1")
+    return workdir
+
+
+def test_cores_change_no_byte_of_tables_or_figures(tmp_path, reference):
+    workdir = prepare(tmp_path, "cores2", WITH_NDFS)
+    run(workdir, "--cores", "2")
+    assert (workdir / "results" / "figures" / "wine" / "convergence.pdf").exists()
+    assert_same_trees(workdir, reference)
+    timings = pd.read_csv(workdir / "results" / "timings" / "select_seconds.tsv", sep="\t")
+    assert list(timings.columns) == ["dataset", "method", "params", "select_seconds"]
+
+
+def test_killed_run_resumes_to_identical_tables(tmp_path, reference):
+    config = WITH_NDFS
     workdir = prepare(tmp_path, "killed", config)
     # One job at a time, killed with SIGKILL (no cleanup) once selections are being made.
     proc = subprocess.Popen(
@@ -182,6 +204,6 @@ def test_killed_run_resumes_to_identical_tables(tmp_path, local_run):
         assert load_selections(path)
     run(workdir, "--unlock")
     run(workdir, "--cores", "2", "--rerun-incomplete")
-    assert_same_tables(workdir, reference)
+    assert_same_trees(workdir, reference)
     leftovers = [p for p in (workdir / "results").rglob("*") if p.name.endswith(".part")]
     assert not leftovers, leftovers

@@ -60,6 +60,9 @@ def test_css_branch_writes_its_tables_and_figures(css_run):
     # k = 3: greedy once, iter_fs and pocss twice; k = 2 (curve) the same again
     assert len(runs) == 10
     assert set(runs["method"]) == {"greedy_css", "iter_fs", "pocss"}
+    assert "seconds" not in runs.columns  # timings apart: results/timings/css_seconds.tsv
+    seconds = pd.read_csv(css_run / "results" / "timings" / "css_seconds.tsv", sep="\t")
+    assert len(seconds) == len(runs) and (seconds["seconds"] >= 0).all()
     assert (runs["error_ratio"] >= 1.0).all() and (runs["n_selected"] <= runs["k"]).all()
     summary = pd.read_csv(tables / "css_summary.tsv", sep="\t")
     assert summary[summary["method"] == "pocss"]["n_runs"].tolist() == [2, 2]

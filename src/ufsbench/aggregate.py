@@ -36,6 +36,21 @@ SUMMARY_COLUMNS = ("dataset", "method", "protocol", "metric", "mean", "std", "n_
 _SETTING = ["dataset", "method", "params"]
 
 
+TIMING_COLUMNS = ("select_seconds",)
+
+
+def split_timings(scores: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(scores, timings)``: the scores without wall-clock columns, and those apart.
+
+    Timings differ between two runs of the same configuration (machine load, ``--cores``),
+    scores do not; kept apart, the score tables of two runs are byte-identical.
+    ``timings`` has one row per (``dataset``, ``method``, ``params``, seconds).
+    """
+    timing = [c for c in TIMING_COLUMNS if c in scores.columns]
+    timings = scores[[*_SETTING, *timing]].drop_duplicates(ignore_index=True)
+    return scores.drop(columns=timing), timings
+
+
 def curves(scores: pd.DataFrame, protocols=PROTOCOLS) -> pd.DataFrame:
     """Score of every (dataset, method) at every feature count under each protocol.
 

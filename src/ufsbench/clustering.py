@@ -344,5 +344,9 @@ def paper_table_markdown(comparison: pd.DataFrame, table: str) -> str:
 
 
 def read_scores(paths) -> pd.DataFrame:
-    frames = [pd.read_csv(p, sep="\t") for p in paths if Path(p).stat().st_size]
+    """The per-seed scores of every clustering job (an empty file: a job with no rows);
+    a file cut short raises :class:`ufsbench.integrity.DamagedIntermediate`."""
+    from .integrity import read_tsv
+
+    frames = [read_tsv(p) for p in paths if Path(p).stat().st_size]
     return pd.concat(frames, ignore_index=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from .graph import affinity
+from .integrity import NPZ_ERRORS, damaged, open_npz
 from .methods.base import Selection
 
 
@@ -74,12 +75,24 @@ def save_knn(path, neighbours, distances, scales: dict):
 
 
 def load_knn(path) -> dict:
-    """``{"neighbours", "distances", "scales"}`` as written by :func:`save_knn`."""
-    with np.load(path, allow_pickle=False) as f:
+    """``{"neighbours", "distances", "scales"}`` as written by :func:`save_knn`.
+
+    A damaged file raises :class:`ufsbench.integrity.DamagedIntermediate`.
+    """
+    with open_npz(path, ("knn_indices", "knn_distances")) as f:
         scales = {
             key[len("sigma_") :]: float(f[key]) for key in f.files if key.startswith("sigma_")
         }
-        return {"neighbours": f["knn_indices"], "distances": f["knn_distances"], "scales": scales}
+        neighbours, distances = f["knn_indices"], f["knn_distances"]
+    if neighbours.ndim != 2 or neighbours.shape != distances.shape:
+        raise damaged(
+            path,
+            f"its k-NN indices {neighbours.shape} and distances {distances.shape} do not match",
+        )
+    n = len(neighbours)
+    if neighbours.size and (neighbours.min() < 0 or neighbours.max() >= n):
+        raise damaged(path, f"it names neighbours outside the {n} samples")
+    return {"neighbours": neighbours, "distances": distances, "scales": scales}
 
 
 def knn_affinity(knn: dict, *, weight="binary", t=1.0, sigma0="median", width="sigma"):
@@ -105,9 +118,19 @@ def save_data(path, X, y, **meta):
 
 
 def load_data(path):
-    """``(X, y, meta)`` as written by :func:`save_data`."""
-    with np.load(path, allow_pickle=False) as f:
-        return f["X"], f["y"], json.loads(str(f["meta"]))
+    """``(X, y, meta)`` as written by :func:`save_data`.
+
+    A damaged file raises :class:`ufsbench.integrity.DamagedIntermediate`.
+    """
+    with open_npz(path, ("X", "y", "meta")) as f:
+        X, y, meta = f["X"], f["y"], str(f["meta"])
+    if X.ndim != 2 or y.shape != (len(X),):
+        raise damaged(path, f"X has shape {X.shape} and y {y.shape}: they do not match")
+    try:
+        meta = json.loads(meta)
+    except json.JSONDecodeError as exc:
+        raise damaged(path, f"its metadata is not JSON ({exc})") from exc
+    return X, y, meta
 
 
 def save_selections(path, selections: dict[str, Selection]):
@@ -143,10 +166,17 @@ class SelectionFile(dict):
 
 
 def load_selections(path) -> dict[str, Selection]:
-    """The selections of :func:`save_selections`, by setting id (a :class:`SelectionFile`)."""
+    """The selections of :func:`save_selections`, by setting id (a :class:`SelectionFile`).
+
+    A damaged file raises :class:`ufsbench.integrity.DamagedIntermediate`; what it must
+    hold is checked by :func:`ufsbench.integrity.check_selections`.
+    """
     out = SelectionFile(path)
-    with np.load(path, allow_pickle=False) as f:
-        for i, setting in enumerate(f["settings"].tolist()):
+    with open_npz(path, ("settings",)) as f:
+        settings = f["settings"].tolist()
+        if len(set(settings)) != len(settings):
+            raise damaged(path, "a setting id appears more than once")
+        for i, setting in enumerate(settings):
             subsets = None
             if f"{i}/subset_counts" in f:
                 counts = f[f"{i}/subset_counts"]
@@ -174,6 +204,16 @@ def save_graph(path, graph):
 
 
 def load_graph(path):
+    """The sparse graph of :func:`save_graph` (CSR); a damaged file raises clearly."""
     import scipy.sparse as sp
 
-    return sp.load_npz(path).tocsr()
+    try:
+        graph = sp.load_npz(path).tocsr()
+        graph.check_format(full_check=True)
+    except FileNotFoundError:
+        raise
+    except NPZ_ERRORS as exc:
+        raise damaged(path, f"not a readable sparse graph ({type(exc).__name__}: {exc})") from exc
+    if graph.shape[0] != graph.shape[1]:
+        raise damaged(path, f"a sample graph must be square, it is {graph.shape}")
+    return graph

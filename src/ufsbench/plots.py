@@ -87,12 +87,22 @@ def plot_convergence(traces, dataset, *, max_traces=20):
     return fig
 
 
+# Metadata that would record when a figure was drawn, left out so that the same figure
+# is the same bytes whenever it is made (PNG records only the constant Software key; SVG
+# ids are random unless salted).
+_NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
+
+
 def save_figure(fig, *paths):
-    """Write the figure to each path (format from the extension), atomically."""
+    """Write the figure to each path (format from the extension), atomically.
+
+    Every figure of the workflow is written here, without a creation date: two runs of
+    the same configuration give byte-identical PNG, PDF and SVG files.
+    """
     for path in paths:
-        suffix = str(path).rsplit(".", 1)[-1]
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=suffix, dpi=150)
+        suffix = str(path).rsplit(".", 1)[-1].lower()
+        with atomic_path(path) as tmp, plt.rc_context({"svg.hashsalt": "ufsbench"}):
+            fig.savefig(tmp, format=suffix, dpi=150, metadata=_NO_DATE.get(suffix))
     plt.close(fig)
 
 

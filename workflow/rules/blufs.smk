@@ -36,6 +36,7 @@ rule blufs_stage2:
         n_clusters=n_clusters_of,
         evaluation=config["evaluation"],
         sigma0=graph_setup()["sigma0"],
+        stage1=stage1_score_plan,
         code=lambda wildcards: method_code(wildcards)
         + code_hash("tuning.py", "evaluate.py", "kmeans.py"),
     script:
@@ -377,9 +378,9 @@ rule blufs_table8:
     input:
         [f"{stem}/runtime.tsv" for stem in runs_of(runtime_methods())],
     output:
-        tsv="results/tables/blufs_table8.tsv",
+        tsv="results/timings/blufs_table8.tsv",
         md=report(
-            "results/tables/blufs_table8.md",
+            "results/timings/blufs_table8.md",
             caption="../report/blufs_tables.rst",
             category="BLUFS paper",
             labels={"table": "VIII: running time"},

@@ -164,6 +164,44 @@ def all_scores():
     ] + stage2_scores()
 
 
+def score_plan(files):
+    """What each scores file of ``files`` ((dataset, method, chunk) triples; chunk
+    ``stage2`` for a stage-2 search) must hold, for ufsbench.integrity.expected_scores:
+    setting ids once per method, counts once per dataset."""
+    methods = {method for _, method, _ in files}
+    return {
+        "files": [list(f) for f in files],
+        "settings": {
+            m: {c: [s.id for s in ss] for c, ss in PLAN.chunks(m).items()}
+            for m in sorted(methods)
+        },
+        "feature_counts": {
+            d: PLAN.feature_counts(d) for d in sorted({d for d, _, _ in files})
+        },
+        "all_features": sorted(m for m in methods if PLAN.specs[m].uses_all_features),
+        "repeats": config["evaluation"]["repeats"],
+    }
+
+
+def all_score_plan():
+    stage1 = [
+        (dataset, method, chunk)
+        for dataset, method in PLAN.runs()
+        for chunk in PLAN.chunks(method)
+    ]
+    stage2 = [(d, m, "stage2") for d, m in PLAN.runs(two_stage_methods())]
+    return score_plan(stage1 + stage2)
+
+
+def stage1_score_plan(wildcards):
+    return score_plan(
+        [
+            (wildcards.dataset, wildcards.method, c)
+            for c in PLAN.chunks(wildcards.method)
+        ]
+    )
+
+
 def iterative_sources():
     """Selection files of iterative methods, with what each holds."""
     sources = []
@@ -375,7 +413,7 @@ def blufs_outputs():
         for d in figure_datasets(kind)
     ]
     if runtime_methods():
-        extra.append("results/tables/blufs_table8.md")
+        extra.append("results/timings/blufs_table8.md")
     return extra + _blufs_tables()
 
 

@@ -42,6 +42,7 @@ rule css_table:
         reference=css_reference(),
     output:
         runs="results/tables/css_runs.tsv",
+        timings="results/timings/css_seconds.tsv",
         summary=report(
             "results/tables/css_summary.tsv",
             caption="../report/css_summary.rst",

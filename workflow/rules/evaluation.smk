@@ -37,6 +37,7 @@ rule aggregate:
         all_scores(),
     output:
         scores="results/tables/scores.tsv",
+        timings="results/timings/select_seconds.tsv",
         curves="results/tables/curves.tsv",
         summary=report(
             "results/tables/summary.tsv",
@@ -52,6 +53,7 @@ rule aggregate:
     threads: 1
     params:
         protocols=config["evaluation"]["protocol"],
-        code=code_hash("aggregate.py", "io.py"),
+        plan=all_score_plan(),
+        code=code_hash("aggregate.py", "io.py", "integrity.py"),
     script:
         "../../scripts/aggregate.py"
