@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pkgutil
 
 import pytest
 
+import ufsbench.methods as methods_package
 from ufsbench import REGISTRY
 from ufsbench.graph import knn_graph
 from ufsbench.methods.params import GRAPH_PARAMS, Declaration, MethodSpec, Param
@@ -58,6 +60,12 @@ def test_each_entry_is_declared_by_its_module(name):
     spec = REGISTRY[name]
     module = importlib.import_module(f"ufsbench.methods.{spec.module}")
     assert name in module.METHODS
+
+
+def test_every_public_module_but_the_machinery_declares_methods():
+    names = [m.name for m in pkgutil.iter_modules(methods_package.__path__)]
+    public = [n for n in names if not n.startswith("_") and n not in ("base", "params", "registry")]
+    assert public and sorted({REGISTRY[n].module for n in REGISTRY}) == sorted(public)
 
 
 def test_variants_bind_their_family_select():
