@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..methods.params import Param
+from ..constraints import Param
 from ..methods.registry import get_method
 from .solvers import METHODS, RANDOMIZED
 

@@ -17,53 +17,14 @@ import functools
 import importlib
 import inspect
 from dataclasses import dataclass, field
-from numbers import Integral, Real
 
+from ..constraints import Param
 from ..graph import knn_graph
 
 # Hyper-parameters that describe the sample graph; the caller builds the graph with them.
 GRAPH_PARAMS = ("weight", "t")
 # Arguments of every select(); never hyper-parameters.
 COMMON_ARGS = ("X", "graph", "n_clusters", "random_state", "feature_counts")
-
-
-@dataclass(frozen=True)
-class Param:
-    """One hyper-parameter: its type and allowed values (the constraint is data)."""
-
-    kind: type
-    low: float | None = None
-    high: float | None = None
-    options: tuple = ()
-    positive: bool = False
-    allow_none: bool = False
-
-    def check(self, method: str, name: str, value):
-        if value is None and self.allow_none:
-            return None
-        where = f"method {method!r}: parameter {name!r}"
-        if self.options:
-            if value not in self.options:
-                known = ", ".join(map(repr, self.options))
-                raise ValueError(f"{where} must be one of {known}, got {value!r}")
-            return value
-        if self.kind is int:
-            if isinstance(value, bool) or not isinstance(value, Integral):
-                raise ValueError(f"{where} must be an integer, got {value!r}")
-            value = int(value)
-        elif self.kind is float:
-            if isinstance(value, bool) or not isinstance(value, Real):
-                raise ValueError(f"{where} must be a number, got {value!r}")
-            value = float(value)
-        elif not isinstance(value, self.kind):
-            raise ValueError(f"{where} must be a {self.kind.__name__}, got {value!r}")
-        if self.positive and not value > 0:
-            raise ValueError(f"{where} must be > 0, got {value!r}")
-        if self.low is not None and value < self.low:
-            raise ValueError(f"{where} must be >= {self.low}, got {value!r}")
-        if self.high is not None and value > self.high:
-            raise ValueError(f"{where} must be <= {self.high}, got {value!r}")
-        return value
 
 
 POSITIVE = Param(float, positive=True)
