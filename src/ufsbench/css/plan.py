@@ -23,27 +23,24 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..methods.params import Param
+from ..constraints import Param
+from ..methods.registry import get_method
 from .solvers import METHODS, RANDOMIZED
 
-# Options each CSS method takes in ``css.methods`` (checked before any job runs).
-OPTIONS: dict[str, dict[str, Param]] = {
-    "pocss": {
-        "iterations": Param(int, low=0, allow_none=True),
-        "budget_factor": Param(float, positive=True, allow_none=True),
-        "engine": Param(str, options=("auto", "numba", "numpy")),
-        "refresh": Param(int, low=1),
-    },
-    "greedy_css": {},
-    "aprx_svd": {},
-    "two_stage": {"c_factor": Param(float, positive=True)},
-    "iter_fs": {"max_sweeps": Param(int, low=1)},
-    "wastar": {
-        "epsilon": Param(float, low=0.0),
-        "priority": Param(str, options=("l_plus_eps_g", "bounded")),
-        "max_expansions": Param(int, low=1),
-    },
-}
+# Options each CSS method takes in ``css.methods`` (checked before any job runs): the
+# constraints its selector module declares, but for what the CSS task sets itself (the
+# subset size, the column scaling and the seed), and POCSS's fixed iteration count.
+_SET_BY_THE_TASK = ("k", "scale", "seed")
+_TASK_ONLY = {"pocss": {"iterations": Param(int, low=0, allow_none=True)}}
+
+
+def _options(method: str) -> dict[str, Param]:
+    declared = get_method(method).params
+    own = {key: p for key, p in declared.items() if key not in _SET_BY_THE_TASK}
+    return {**_TASK_ONLY.get(method, {}), **own}
+
+
+OPTIONS: dict[str, dict[str, Param]] = {method: _options(method) for method in METHODS}
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..css.ranking import subset_ranking
-from ..css.solvers import GramCache, solve
 from .base import Selection
 
 DEFAULT_K = 50
@@ -42,6 +40,10 @@ def css_selection(
     **params,
 ) -> Selection:
     """Run CSS ``method`` and express its result as a :class:`Selection`."""
+    # Imported here: the solvers load numba, which discovering the registry need not.
+    from ..css.ranking import subset_ranking
+    from ..css.solvers import GramCache, solve
+
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[1]
     if scale == "unit_column":

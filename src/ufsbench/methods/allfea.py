@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import Selection
+from .params import Declaration
 
 
 def select(X, *, graph=None, n_clusters=None, random_state=0, feature_counts=None) -> Selection:
@@ -28,3 +29,12 @@ def select(X, *, graph=None, n_clusters=None, random_state=0, feature_counts=Non
         ``scores`` all zero and ``ranking`` the identity permutation.
     """
     return Selection.from_scores(np.zeros(X.shape[1]))
+
+
+METHODS = {
+    "allfea": Declaration(
+        title="AllFea",
+        uses_all_features=True,
+        references=("k-means on all features: the baseline every paper reports.",),
+    ),
+}

@@ -7,6 +7,7 @@ Numerics: :func:`ufsbench.css.baselines.aprx_svd`.
 from __future__ import annotations
 
 from ._css_selector import css_selection
+from .params import COLUMNS, CSS_SCALE, Declaration
 
 
 def select(
@@ -15,3 +16,22 @@ def select(
 ):  # fmt: skip
     """``subsets[m]`` per feature count; ranking from the ``k_max`` subset (spec 8 C)."""
     return css_selection("aprx_svd", X, feature_counts=feature_counts, k=k, scale=scale)
+
+
+METHODS = {
+    "aprx_svd": Declaration(
+        title="Aprx SVD",
+        params={
+            "k": COLUMNS,
+            "scale": CSS_SCALE,
+        },
+        count_dependent=True,
+        references=(
+            (
+                "A. Civril, M. Magdon-Ismail. Column Subset Selection via Sparse Approximation of "
+                "SVD. Theoretical Computer Science 2012."
+            ),
+            "Implementation spec: shared/specs/pocss.md, section 3.4.",
+        ),
+    ),
+}

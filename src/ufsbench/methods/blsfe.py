@@ -55,6 +55,7 @@ from scipy.stats import rankdata
 from ..kmeans import litekmeans
 from ._blufs_steps import simplex_columns
 from .base import EPSILON, Selection
+from .params import ITERATIONS, POSITIVE, Declaration, Param
 
 Q_SCHEDULE = (0.9, 0.8, 0.7, 0.6, 0.5)
 DEFAULT_BUDGET = 100
@@ -301,3 +302,34 @@ def _objective(S, co, A, alpha, beta, v, V, Z, F, L, rho, gamma1, gamma2):
     return float(
         fit + (2.0 / gamma1) * feature + (2.0 * rho / gamma1) * np.einsum("ij,ij->", F, L @ F)
     )
+
+
+METHODS = {
+    "blsfe": Declaration(
+        title="BLSFE",
+        params={
+            "gamma1": POSITIVE,
+            "gamma2": POSITIVE,
+            "n_bases": Param(int, low=2),
+            "mix": Param(float, low=0.0, high=1.0),
+            "n_replicates": ITERATIONS,
+            "max_iter": ITERATIONS,
+            "qp_max_iter": ITERATIONS,
+        },
+        grid={
+            "gamma1": [1.0],
+            "gamma2": [1.0],
+        },
+        needs_n_clusters=True,
+        count_dependent=True,
+        iterative=True,
+        references=(
+            (
+                "P. Zhou, X. Wang, L. Du. Bi-Level Ensemble Method for Unsupervised Feature "
+                "Selection. Information Fusion 100:101910, 2023."
+            ),
+            "Compared in: J. Liu, X. Ju, X. Xiu, W. Liu. Bi-Level Unsupervised FS (BLUFS).",
+            "Algorithm: shared/specs/blufs.md, section 4.9.",
+        ),
+    ),
+}

@@ -46,6 +46,7 @@ from sklearn.cluster import KMeans
 from ..graph import knn_graph, spectral_eigenpairs
 from . import _blufs_steps as steps
 from .base import Selection, row_norms
+from .params import ITERATIONS, NEIGHBOURS, NON_NEGATIVE, POSITIVE, Declaration, Param, decades
 
 
 def select(
@@ -168,3 +169,35 @@ class _WSolver:
         MK = K + t * (L @ K) if t else K.copy()
         MK[np.diag_indices_from(MK)] += self.gamma
         return XD.T @ lu_solve(lu_factor(MK), self.Y)
+
+
+METHODS = {
+    "blsfs": Declaration(
+        title="BLSFS",
+        params={
+            "alpha": POSITIVE,
+            "beta": NON_NEGATIVE,
+            "gamma": POSITIVE,
+            "k": NEIGHBOURS,
+            "p_support": Param(int, low=1, allow_none=True),
+            "eps": POSITIVE,
+            "max_iter": ITERATIONS,
+            "tol": NON_NEGATIVE,
+        },
+        grid={
+            "alpha": decades(-4, 3),
+            "beta": decades(-4, 3),
+            "gamma": decades(-4, 3),
+        },
+        needs_n_clusters=True,
+        iterative=True,
+        references=(
+            (
+                "Z. Hu, J. Wang, K. Zhang, W. Pedrycz, N. R. Pal. Bi-Level Spectral Feature "
+                "Selection. IEEE TNNLS 36(4):6597-6611, 2025."
+            ),
+            "Compared in: J. Liu, X. Ju, X. Xiu, W. Liu. Bi-Level Unsupervised FS (BLUFS).",
+            "Model and solver [inferred]: shared/specs/blufs.md, section 4.10.",
+        ),
+    ),
+}

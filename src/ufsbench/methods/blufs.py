@@ -50,12 +50,31 @@ Reading options (each a parameter; defaults in brackets):
 
 Initialisation (spec §2.6): ``W^0 ~ N(0, 1)``, ``Y^0`` a scaled random indicator, ``P^0``
 the column-normalised ``S``; every draw comes from ``random_state``.
+
+Cases I-III (spec §3; paper §V-C defines them only in words, Table IV lost) are registry
+entries that bind options of :func:`select`:
+
+* Case I, feature level only: ``alpha = 0``. The spectral term and ``Sh`` drop out and the
+  Y step becomes the exact orthogonal Procrustes step ``Y = polar(Xn W + tau3 Y^k)``
+  (``y_solver="gpi"``, exact in one step). The fit term stays (alone, the feature level
+  is solved by ``W = 0``, spec §2.4); P, the budget and every reading are unchanged.
+* Case II, clustering level only: ``beta = 0``, so no graph term, no P step, ``mu``
+  unused, and no l2,0 projection during the sweeps (``w_step="final"``): W is the ridge
+  solution ``(Xn^T Xn + (lam + tau2) I)^-1 (Xn^T Y + tau2 W^k)``, Y as in BLUFS, and the
+  ``s`` rows of largest norm are selected after convergence, so one run serves every
+  feature count. The objective is ``||Xn W - Y||^2 + lam ||W||^2 - alpha Tr(Y^T Sh Y)``.
+* Case III, both levels, no graph learning (``learn_graph=False``): P frozen at ``P^0``
+  and no P step; the constant ``mu ||P||^2`` is left out (``mu = 0``). ``case3_graph``:
+  ``"knn"`` freezes the column-normalised k-NN heat graph of spec §2.2; ``"hh"`` the
+  dense row-normalised kernel ``exp(-||x_i - x_j||^2 / 18)`` that a commented-out line of
+  the authors' code uses (dense n x n: for small data only).
 """
 
 from __future__ import annotations
 
 from . import _blufs_pam as pam
 from .base import Selection
+from .params import ITERATIONS, NON_NEGATIVE, POSITIVE, Declaration, Param, pick
 
 
 def select(
@@ -83,6 +102,9 @@ def select(
     y_safeguard=True,
     max_iter=50,
     tol=1e-4,
+    learn_graph=True,
+    case3_graph="knn",
+    method="blufs",
 ) -> Selection:
     """Select features with BLUFS, one optimisation per feature count.
 
@@ -119,6 +141,12 @@ def select(
         Maximum number of PAM sweeps.
     tol : float, default=1e-4
         Relative change of the objective that stops the sweeps.
+    learn_graph : bool, default=True
+        False freezes ``P`` at ``P^0`` (Case III).
+    case3_graph : {"knn", "hh"}, default="knn"
+        The frozen ``P`` when ``learn_graph`` is False (see the module docstring).
+    method : str, default="blufs"
+        The registry name that error messages report.
 
     Returns
     -------
@@ -132,14 +160,16 @@ def select(
     -----
     Raises ``ValueError`` when ``k`` or ``p_support`` is not below ``n_samples``.
     """
+    frozen = "hh" if not learn_graph and case3_graph == "hh" else None
     return pam.run_method(
-        "blufs",
+        method,
         X,
         n_clusters=n_clusters,
         random_state=random_state,
         feature_counts=feature_counts,
         k=k,
         graph_term=graph_term,
+        frozen_graph=frozen,
         alpha=alpha,
         beta=beta,
         lam=lam,
@@ -154,6 +184,116 @@ def select(
         y_max_iter=y_max_iter,
         y_tol=y_tol,
         y_safeguard=y_safeguard,
+        learn_graph=learn_graph,
         max_iter=max_iter,
         tol=tol,
     )
+
+
+# Constraints of every option of the family (spec section 2.8 and the readings of 10).
+_OPTIONS = {
+    "alpha": NON_NEGATIVE,
+    "beta": NON_NEGATIVE,
+    "lam": POSITIVE,
+    "mu": POSITIVE,
+    "k": Param(int, low=1),
+    "p_support": Param(int, low=1, allow_none=True),
+    "p_rule": Param(str, options=("guarded", "distance", "objective")),
+    "w_step": Param(str, options=pam.W_STEPS),
+    "graph_term": Param(str, options=("trace", "sum")),
+    "case3_graph": Param(str, options=("knn", "hh")),
+    "tau1": NON_NEGATIVE,
+    "tau2": NON_NEGATIVE,
+    "tau3": NON_NEGATIVE,
+    "y_solver": Param(str, options=("pencf", "gpi")),
+    "y_tol": NON_NEGATIVE,
+    "y_max_iter": Param(int, low=2),
+    "y_safeguard": Param(bool),
+    "max_iter": ITERATIONS,
+    "tol": NON_NEGATIVE,
+}
+_ALWAYS = ("k", "max_iter", "tol")
+_Y_STEP = ("tau2", "tau3", "y_solver", "y_tol", "y_max_iter", "y_safeguard")
+_WEIGHTS = [1e-2, 1.0, 1e2]
+_PAPER = "J. Liu, X. Ju, X. Xiu, W. Liu. Bi-Level Unsupervised Feature Selection. arXiv 2025."
+_FAMILY = {"needs_n_clusters": True, "count_dependent": True, "iterative": True}
+
+METHODS = {
+    "blufs": Declaration(
+        title="BLUFS",
+        params=pick(
+            _OPTIONS,
+            "alpha",
+            "beta",
+            "lam",
+            "mu",
+            "p_support",
+            "p_rule",
+            "w_step",
+            "graph_term",
+            "tau1",
+            *_Y_STEP,
+            *_ALWAYS,
+        ),
+        grid={"alpha": _WEIGHTS, "beta": _WEIGHTS},
+        references=(_PAPER, "Model and readings: shared/specs/blufs.md, section 2."),
+        **_FAMILY,
+    ),
+    "blufs_case1": Declaration(
+        title="BLUFS Case I",
+        params=pick(
+            _OPTIONS,
+            "beta",
+            "lam",
+            "mu",
+            "p_support",
+            "p_rule",
+            "w_step",
+            "graph_term",
+            "tau1",
+            "tau2",
+            "tau3",
+            *_ALWAYS,
+        ),
+        grid={"beta": _WEIGHTS},
+        references=(
+            _PAPER,
+            "Case I, feature level only (alpha = 0): shared/specs/blufs.md, section 3.",
+        ),
+        bind={"alpha": 0.0, "y_solver": "gpi"},
+        **_FAMILY,
+    ),
+    "blufs_case2": Declaration(
+        title="BLUFS Case II",
+        params=pick(_OPTIONS, "alpha", "lam", *_Y_STEP, *_ALWAYS),
+        grid={"alpha": _WEIGHTS},
+        references=(
+            _PAPER,
+            "Case II, clustering level only (beta = 0): shared/specs/blufs.md, section 3.",
+        ),
+        # No P step, so no support to limit (nor to check against n_samples).
+        bind={"beta": 0.0, "mu": 0.0, "w_step": "final", "p_support": None},
+        **_FAMILY,
+    ),
+    "blufs_case3": Declaration(
+        title="BLUFS Case III",
+        params=pick(
+            _OPTIONS,
+            "alpha",
+            "beta",
+            "lam",
+            "case3_graph",
+            "w_step",
+            "graph_term",
+            *_Y_STEP,
+            *_ALWAYS,
+        ),
+        grid={"alpha": _WEIGHTS, "beta": _WEIGHTS},
+        references=(
+            _PAPER,
+            "Case III, no graph learning (P frozen): shared/specs/blufs.md, section 3.",
+        ),
+        bind={"learn_graph": False, "mu": 0.0, "p_support": None},
+        **_FAMILY,
+    ),
+}

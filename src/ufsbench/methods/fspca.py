@@ -32,6 +32,7 @@ import numpy as np
 from scipy.linalg import eigh
 
 from .base import Selection, row_norms
+from .params import COMPONENTS, ITERATIONS, Declaration
 
 # Relative eigenvalue below which A is treated as rank deficient.
 RANK_TOL = 1e-10
@@ -136,3 +137,28 @@ def _order(W, T, q):
     """The support ``T`` by decreasing ``||w_i||``, then ``diag(Q)``, then index."""
     norms = row_norms(W)
     return T[np.lexsort((T, -q[T], -norms[T]))]
+
+
+METHODS = {
+    "fspca": Declaration(
+        title="FSPCA",
+        params={
+            "n_components": COMPONENTS,
+            "max_iter": ITERATIONS,
+        },
+        grid={
+            "max_iter": [20],
+        },
+        needs_n_clusters=True,
+        count_dependent=True,
+        iterative=True,
+        references=(
+            (
+                "F. Nie, L. Tian, R. Wang, X. Li. Learning Feature-Sparse Principal Subspace. IEEE "
+                "TPAMI 45(4):4858-4869, 2023 (NeurIPS 2020 version)."
+            ),
+            "Compared in: J. Liu, X. Ju, X. Xiu, W. Liu. Bi-Level Unsupervised FS (BLUFS).",
+            "Algorithm: shared/specs/blufs.md, section 4.8.",
+        ),
+    ),
+}

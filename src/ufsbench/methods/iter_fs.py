@@ -7,6 +7,7 @@ that lowers ``f`` most. Numerics: :func:`ufsbench.css.baselines.iter_fs`.
 from __future__ import annotations
 
 from ._css_selector import css_selection
+from .params import COLUMNS, CSS_SCALE, SEED, Declaration, Param
 
 
 def select(
@@ -18,3 +19,27 @@ def select(
         "iter_fs", X, random_state=random_state, feature_counts=feature_counts, k=k,
         scale=scale, seed=seed, max_sweeps=max_sweeps,
     )  # fmt: skip
+
+
+METHODS = {
+    "iter_fs": Declaration(
+        title="Iter FS",
+        params={
+            "k": COLUMNS,
+            "scale": CSS_SCALE,
+            "seed": SEED,
+            "max_sweeps": Param(int, low=1),
+        },
+        grid={
+            "seed": [0],
+        },
+        count_dependent=True,
+        references=(
+            (
+                "B. Ordozgoiti, S. G. Canaval, A. Mozo. A Fast Iterative Algorithm for Improved "
+                "Unsupervised Feature Selection. ICDM 2016."
+            ),
+            "Implementation spec: shared/specs/pocss.md, section 3.2.",
+        ),
+    ),
+}

@@ -68,6 +68,7 @@ from ..graph import laplacian
 from . import _memo
 from ._low_rank import low_rank_pays
 from .base import EPSILON, Selection, l21_weights, row_norms
+from .params import ITERATIONS, NON_NEGATIVE, POSITIVE, Declaration, Param, decades
 
 _MU_MAX = 1e10
 _JITTER = 1e-12
@@ -359,3 +360,33 @@ def objective(X, W, PW, lambda1, lambda2, residual, R=None) -> float:
         R = X - X @ W
     fit = row_norms(R).sum() if residual == "samples" else row_norms(R.T).sum()
     return float(fit + lambda1 * np.abs(PW).sum() + lambda2 * row_norms(rows(W)).sum())
+
+
+METHODS = {
+    "l1ufs": Declaration(
+        title="L1UFS",
+        params={
+            "lambda1": NON_NEGATIVE,
+            "lambda2": POSITIVE,
+            "residual": Param(str, options=("features", "samples")),
+            "rho": Param(float, low=1.0),
+            "max_iter": ITERATIONS,
+            "tol": NON_NEGATIVE,
+            "linear_solver": Param(str, options=("auto", "dense", "lowrank")),
+        },
+        grid={
+            "lambda1": decades(-5, 5),
+            "lambda2": decades(-5, 5),
+        },
+        graph="binary",
+        iterative=True,
+        references=(
+            (
+                "C. Tang, X. Zhu, J. Chen, P. Wang, X. Liu, J. Tian. Robust graph regularized "
+                "unsupervised feature selection. Expert Systems with Applications 2018 "
+                "(identification inferred by the spec)."
+            ),
+            "Baseline of the LSDCL paper: shared/specs/lsdcl.md, sections 4 and 6.3.",
+        ),
+    ),
+}

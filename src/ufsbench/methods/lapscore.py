@@ -23,6 +23,7 @@ import numpy as np
 
 from ..graph import degrees, laplacian
 from .base import EPSILON, Selection
+from .params import WIDTH, Declaration
 
 
 def select(X, *, graph, n_clusters=None, random_state=0, feature_counts=None) -> Selection:
@@ -61,3 +62,18 @@ def select(X, *, graph, n_clusters=None, random_state=0, feature_counts=None) ->
     scores[~flat] = -fLf[~flat] / fDf[~flat]
     scores[flat] = scores[~flat].min(initial=0.0) - 1.0
     return Selection.from_scores(scores)
+
+
+METHODS = {
+    "lapscore": Declaration(
+        title="LapScore",
+        params={
+            "t": WIDTH,
+        },
+        grid={
+            "t": [1.0],
+        },
+        graph="heat",
+        references=("X. He, D. Cai, P. Niyogi. Laplacian Score for Feature Selection. NIPS 2005.",),
+    ),
+}

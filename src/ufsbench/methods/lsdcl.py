@@ -29,12 +29,30 @@ Notes
 * Scale drift (§9.16): ``(S, V) -> (t S, V / t)`` keeps the reconstruction and CIM terms
   and shrinks ``||V||_{2,1}``, so ``V`` drifts towards 0 and results depend on
   ``max_iter``; the ranking is scale-invariant.
+
+Ablations (lsdcl.md section 3) are registry entries that bind options of :func:`select`:
+
+* M1 (EUFS-like): NMF (``dual=False``) + squared-loss graph on ``U`` + l2,1,
+  ``||X^T - U V^T||^2 + lambda1 tr(U^T L U) + lambda2 ||V||_{2,1}``, ``k = c`` concepts;
+* M2: dual concepts + squared-loss graph on ``U`` (``graph_term="printed"``) or, the
+  "M2-proj" deviation, on ``V^T x_i`` (``graph_term="projection"``) + l2,1;
+* M3: NMF + the CIM graph term on ``V^T x_i`` + l2,1 (``delta^2`` adapted as in LSDCL).
+
+Every step of M1 and M2 is an MM step (with ``Q`` as printed the recorded objective's
+``lambda2 ||V||_{2,1}`` is descended with weight ``2 lambda2``, lsdcl.md §9.8); M3, as
+LSDCL, is not provably monotone. The NMF updates split only ``n x k`` and ``d x k``
+matrices element-wise, so mixed-sign data needs no deviation there.
 """
 
 from __future__ import annotations
 
 from ._dual_concept import Options
 from ._dual_concept_setup import fit_select
+from .params import ITERATIONS, NON_NEGATIVE, POSITIVE, Declaration, Param, pick
+
+# Where the squared-loss graph term acts: on U (as printed) or on the projections V^T x.
+GRAPH_TERMS = {"printed": "laplacian_u", "projection": "laplacian_v"}
+GRAPH_LOSSES = ("cim", "squared")
 
 
 def select(
@@ -57,6 +75,11 @@ def select(
     z_split="paper",
     n_sample_concepts=None,
     n_feature_concepts=None,
+    n_concepts=None,
+    dual=True,
+    graph_loss="cim",
+    graph_term="printed",
+    method="lsdcl",
 ):
     """Rank features by the row norms of the LSDCL feature-side coefficients ``V``.
 
@@ -96,7 +119,19 @@ def select(
         The paper's split of ``Z``, or ``Z+ = max(Z, 0)`` (forms the d x d matrix ``Z``;
         a deviation, lsdcl.md §10.2).
     n_sample_concepts, n_feature_concepts : int, default=None
-        ``k`` and ``r``; None means ``n_clusters``.
+        ``k`` and ``r``; None means ``n_concepts``, else ``n_clusters``.
+    n_concepts : int, default=None
+        ``k = r`` at once (the NMF ablations' one number of concepts).
+    dual : bool, default=True
+        Dual-concept reconstruction ``X U S V^T X`` (LSDCL, M2) or NMF ``U V^T`` (M1, M3).
+    graph_loss : {"cim", "squared"}, default="cim"
+        The local-structure term: the CIM on ``V^T x_i`` (LSDCL, M3) or a squared loss
+        (M1, M2) placed by ``graph_term``.
+    graph_term : {"printed", "projection"}, default="printed"
+        Where the squared loss acts: ``tr(U^T L U)`` (the paper) or
+        ``sum A_ij ||V^T x_i - V^T x_j||^2`` (a deviation); unused with the CIM.
+    method : str, default="lsdcl"
+        The registry name that error messages report.
 
     Returns
     -------
@@ -109,9 +144,14 @@ def select(
     Raises ``ValueError`` for negative data when ``mixed_sign="raise"``, and when the
     numbers of concepts do not fit the data.
     """
+    if graph_loss not in GRAPH_LOSSES or graph_term not in GRAPH_TERMS:
+        raise ValueError(
+            f"method {method!r}: unknown graph_loss {graph_loss!r} or graph_term "
+            f"{graph_term!r} (known: {GRAPH_LOSSES}, {tuple(GRAPH_TERMS)})"
+        )
     options = Options(
-        dual=True,
-        graph_term="cim",
+        dual=dual,
+        graph_term="cim" if graph_loss == "cim" else GRAPH_TERMS[graph_term],
         lambda1=lambda1,
         lambda2=lambda2,
         gamma=gamma,
@@ -121,10 +161,10 @@ def select(
     return fit_select(
         X,
         graph,
-        method="lsdcl",
+        method=method,
         options=options,
-        n_sample_concepts=n_sample_concepts or n_clusters,
-        n_feature_concepts=n_feature_concepts or n_clusters,
+        n_sample_concepts=n_sample_concepts or n_concepts or n_clusters,
+        n_feature_concepts=n_feature_concepts or n_concepts or n_clusters,
         random_state=random_state,
         max_iter=max_iter,
         tol=tol,
@@ -133,3 +173,85 @@ def select(
         init=init,
         s_init=s_init,
     )
+
+
+# Constraints of every option of the family; each entry exposes some of them.
+_OPTIONS = {
+    "lambda1": NON_NEGATIVE,
+    "lambda2": NON_NEGATIVE,
+    "gamma": POSITIVE,
+    "max_iter": ITERATIONS,
+    "tol": NON_NEGATIVE,
+    "scale": Param(str, options=("none", "minmax", "unit_norm")),
+    "mixed_sign": Param(str, options=("split", "raise")),
+    "init": Param(str, options=("kmeans", "spectral", "random")),
+    "s_init": Param(str, options=("identity", "identity_plus")),
+    "hq_weights": Param(str, options=("printed", "exact")),
+    "z_split": Param(str, options=("paper", "elementwise")),
+    "graph_term": Param(str, options=tuple(GRAPH_TERMS)),
+    "n_concepts": Param(int, low=1, allow_none=True),
+    "n_sample_concepts": Param(int, low=1, allow_none=True),
+    "n_feature_concepts": Param(int, low=1, allow_none=True),
+}
+# The solver controls and readings every family member takes.
+_ALWAYS = ("max_iter", "tol", "scale", "mixed_sign", "init", "hq_weights")
+_WEIGHTS = [1e-2, 1.0, 1e2]
+_PAPER = (
+    "L. Du, Y. Fan, P. Zhou. Local Sensitive Dual Concept Factorization for Unsupervised "
+    "Feature Selection. IEEE Access."
+)
+_UPDATES = "Updates: shared/specs/lsdcl.md, section 3."
+_FAMILY = {"graph": "binary", "needs_n_clusters": True, "iterative": True}
+
+METHODS = {
+    "lsdcl": Declaration(
+        title="LSDCL",
+        params=pick(
+            _OPTIONS,
+            "lambda1",
+            "lambda2",
+            "gamma",
+            "s_init",
+            "z_split",
+            "n_sample_concepts",
+            "n_feature_concepts",
+            *_ALWAYS,
+        ),
+        grid={"lambda1": _WEIGHTS, "lambda2": _WEIGHTS, "gamma": [1.0]},
+        references=(_PAPER, "Implementation spec: shared/specs/lsdcl.md, sections 1-2."),
+        **_FAMILY,
+    ),
+    "lsdcl_m1": Declaration(
+        title="LSDCL-M1",
+        params=pick(_OPTIONS, "lambda1", "lambda2", "n_concepts", *_ALWAYS),
+        grid={"lambda1": _WEIGHTS, "lambda2": _WEIGHTS},
+        references=("Ablation M1 (NMF + graph on U + l2,1, EUFS-like) of " + _PAPER, _UPDATES),
+        bind={"dual": False, "graph_loss": "squared", "graph_term": "printed"},
+        **_FAMILY,
+    ),
+    "lsdcl_m2": Declaration(
+        title="LSDCL-M2",
+        params=pick(
+            _OPTIONS,
+            "lambda1",
+            "lambda2",
+            "s_init",
+            "graph_term",
+            "n_sample_concepts",
+            "n_feature_concepts",
+            *_ALWAYS,
+        ),
+        grid={"lambda1": _WEIGHTS, "lambda2": _WEIGHTS},
+        references=("Ablation M2 (dual concepts + graph on U + l2,1) of " + _PAPER, _UPDATES),
+        bind={"graph_loss": "squared"},
+        **_FAMILY,
+    ),
+    "lsdcl_m3": Declaration(
+        title="LSDCL-M3",
+        params=pick(_OPTIONS, "lambda1", "lambda2", "gamma", "z_split", "n_concepts", *_ALWAYS),
+        grid={"lambda1": _WEIGHTS, "lambda2": _WEIGHTS, "gamma": [1.0]},
+        references=("Ablation M3 (NMF + CIM graph on V^T x + l2,1) of " + _PAPER, _UPDATES),
+        bind={"dual": False},
+        **_FAMILY,
+    ),
+}

@@ -8,6 +8,7 @@ such as PCA or k-means on raw features would notice first.
 from __future__ import annotations
 
 from .base import Selection
+from .params import Declaration
 
 
 def select(X, *, graph=None, n_clusters=None, random_state=0, feature_counts=None) -> Selection:
@@ -26,3 +27,11 @@ def select(X, *, graph=None, n_clusters=None, random_state=0, feature_counts=Non
         ``scores`` the column variances; ``ranking`` largest variance first.
     """
     return Selection.from_scores(X.var(axis=0))
+
+
+METHODS = {
+    "maxvariance": Declaration(
+        title="MaxVariance",
+        references=("Features ranked by their variance, largest first.",),
+    ),
+}

@@ -41,6 +41,7 @@ from sklearn.linear_model import lars_path
 
 from ..graph import degrees, spectral_eigenpairs
 from .base import Selection
+from .params import COMPONENTS, GRAPH_WEIGHT, WIDTH, Declaration, Param
 
 SCALES = ("none", "center", "standardize")
 COEFFICIENTS = ("unit_norm", "raw")
@@ -198,3 +199,29 @@ def _at_cardinality(path, m):
     """Coefficients at the last step of ``path`` with at most ``m`` nonzeros."""
     step = np.flatnonzero(np.count_nonzero(path, axis=0) <= m)[-1]
     return path[:, step]
+
+
+METHODS = {
+    "mcfs": Declaration(
+        title="MCFS",
+        params={
+            "weight": GRAPH_WEIGHT,
+            "t": WIDTH,
+            "n_eigen": COMPONENTS,
+            "scale": Param(str, options=("none", "center", "standardize")),
+            "coefficients": Param(str, options=("unit_norm", "raw")),
+        },
+        grid={
+            "weight, t": [("binary", 1.0)],
+        },
+        graph="param",
+        needs_n_clusters=True,
+        count_dependent=True,
+        references=(
+            (
+                "D. Cai, C. Zhang, X. He. Unsupervised Feature Selection for Multi-Cluster Data. "
+                "KDD 2010."
+            ),
+        ),
+    ),
+}

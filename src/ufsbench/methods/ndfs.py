@@ -54,6 +54,7 @@ from sklearn.cluster import KMeans
 
 from ..graph import laplacian, spectral_eigenpairs
 from .base import EPSILON, Selection, l21_weights, row_norms
+from .params import ITERATIONS, NON_NEGATIVE, POSITIVE, WIDTH, Declaration
 
 
 @dataclass(frozen=True)
@@ -177,3 +178,31 @@ def iterate(X, L, F, *, alpha, beta, gamma, max_iter, tol) -> NDFSResult:
 def _unit_columns(F):
     norms = np.sqrt(np.einsum("ij,ij->j", F, F))
     return F / np.where(norms > 0, norms, 1.0)
+
+
+METHODS = {
+    "ndfs": Declaration(
+        title="NDFS",
+        params={
+            "alpha": POSITIVE,
+            "beta": POSITIVE,
+            "gamma": POSITIVE,
+            "t": WIDTH,
+            "max_iter": ITERATIONS,
+            "tol": NON_NEGATIVE,
+        },
+        grid={
+            "alpha": [1.0],
+            "beta": [1.0],
+        },
+        graph="heat",
+        needs_n_clusters=True,
+        iterative=True,
+        references=(
+            (
+                "Z. Li, Y. Yang, J. Liu, X. Zhou, H. Lu. Unsupervised Feature Selection Using "
+                "Nonnegative Spectral Analysis. AAAI 2012."
+            ),
+        ),
+    ),
+}

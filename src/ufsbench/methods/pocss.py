@@ -8,6 +8,7 @@ final archive. Algorithm and numerics: :mod:`ufsbench.css.pocss`.
 from __future__ import annotations
 
 from ._css_selector import css_selection
+from .params import COLUMNS, CSS_SCALE, SEED, Declaration, Param
 
 
 def select(
@@ -41,3 +42,32 @@ def select(
         engine=engine,
         refresh=refresh,
     )
+
+
+METHODS = {
+    "pocss": Declaration(
+        title="POCSS",
+        params={
+            "k": COLUMNS,
+            "scale": CSS_SCALE,
+            "seed": SEED,
+            "budget_factor": Param(float, positive=True, allow_none=True),
+            "engine": Param(str, options=("auto", "numba", "numpy")),
+            "refresh": Param(int, low=1),
+        },
+        grid={
+            "seed": [0],
+        },
+        count_dependent=True,
+        references=(
+            (
+                "C. Feng, C. Qian, K. Tang. Unsupervised Feature Selection by Pareto Optimization. "
+                "AAAI 2019."
+            ),
+            (
+                "Implementation spec: shared/specs/pocss.md, section 2 (budget 2ek^2n unless "
+                "budget_factor)."
+            ),
+        ),
+    ),
+}

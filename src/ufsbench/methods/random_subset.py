@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import Selection
+from .params import SEED, Declaration
 
 
 def select(
@@ -37,3 +38,17 @@ def select(
     scores = np.empty(n_features)
     scores[permutation] = np.arange(n_features, 0, -1)
     return Selection.from_scores(scores)
+
+
+METHODS = {
+    "random": Declaration(
+        title="RandomSubset",
+        params={
+            "seed": SEED,
+        },
+        grid={
+            "seed": [0],
+        },
+        references=("Control: a seeded random ranking; its grid is a list of seeds.",),
+    ),
+}

@@ -47,6 +47,7 @@ import scipy.sparse as sp
 
 from ..graph import nearest_neighbours
 from .base import EPSILON, Selection, row_norms
+from .params import COMPONENTS, ITERATIONS, NEIGHBOURS, NON_NEGATIVE, POSITIVE, Declaration, Param
 
 MU_MAX = 1e10
 # Samples whose local Gram matrices are formed at once: memory block * k * d floats.
@@ -206,3 +207,35 @@ def solve(A, AtA_pos, H, *, a, mu0, rho, max_iter, inner_iter):
         mu = min(mu * rho, MU_MAX)
         history.append(float(np.abs(AH).sum()))
     return H, np.asarray(history)
+
+
+METHODS = {
+    "rne": Declaration(
+        title="RNE",
+        params={
+            "k": NEIGHBOURS,
+            "reg": NON_NEGATIVE,
+            "ortho_weight": POSITIVE,
+            "mu0": POSITIVE,
+            "rho": Param(float, low=1.0),
+            "max_iter": ITERATIONS,
+            "inner_iter": ITERATIONS,
+            "reconstruction": Param(str, options=("rows", "transpose")),
+            "n_components": COMPONENTS,
+            "scale": Param(str, options=("none", "zscore")),
+        },
+        grid={
+            "k": [10],
+        },
+        count_dependent=True,
+        iterative=True,
+        references=(
+            (
+                "Y. Liu, D. Ye, W. Li, H. Wang, Y. Gao. Robust Neighborhood Embedding for "
+                "Unsupervised Feature Selection. Knowledge-Based Systems 193, 2020."
+            ),
+            "Compared in: J. Liu, X. Ju, X. Xiu, W. Liu. Bi-Level Unsupervised FS (BLUFS).",
+            "Algorithm: shared/specs/blufs.md, section 4.6.",
+        ),
+    ),
+}

@@ -52,6 +52,16 @@ from scipy.linalg import LinAlgError, cho_factor, cho_solve, lstsq
 from ..graph import knn_graph
 from . import _memo
 from .base import EPSILON, Selection, l21_weights, row_norms
+from .params import (
+    COMPONENTS,
+    ITERATIONS,
+    NEIGHBOURS,
+    NON_NEGATIVE,
+    POSITIVE,
+    Declaration,
+    Param,
+    decades,
+)
 
 
 def select(
@@ -274,3 +284,41 @@ def objective(X, G, F, W, L, *, nu, alpha, beta, ortho, f_l21, g_l1) -> float:
         + g_l1 * G.sum()
         + 0.25 * ortho * np.einsum("ij,ij->", gram, gram)
     )
+
+
+METHODS = {
+    "rufs": Declaration(
+        title="RUFS",
+        params={
+            "nu": POSITIVE,
+            "alpha": POSITIVE,
+            "beta": POSITIVE,
+            "k": NEIGHBOURS,
+            "ridge": POSITIVE,
+            "ortho": NON_NEGATIVE,
+            "f_l21": NON_NEGATIVE,
+            "g_l1": NON_NEGATIVE,
+            "g_offset": POSITIVE,
+            "max_iter": ITERATIONS,
+            "max_iter_heavy": COMPONENTS,
+            "inner_iter": ITERATIONS,
+            "w_step": Param(str, options=("irls", "ridge")),
+            "tol": NON_NEGATIVE,
+        },
+        grid={
+            "nu": decades(-5, 5),
+            "alpha": decades(-5, 5),
+            "beta": decades(-5, 5),
+        },
+        needs_n_clusters=True,
+        iterative=True,
+        references=(
+            "M. Qian, C. Zhai. Robust Unsupervised Feature Selection. IJCAI 2013.",
+            "Baseline of the LSDCL paper: shared/specs/lsdcl.md, sections 4 and 6.3.",
+            (
+                "Solver: IRLS + multiplicative updates, a documented deviation from the "
+                "reference's projected L-BFGS (lsdcl.md section 4)."
+            ),
+        ),
+    ),
+}

@@ -59,6 +59,7 @@ import numpy as np
 
 from . import _adaptive_graph
 from .base import Selection, row_norms
+from .params import COMPONENTS, ITERATIONS, NEIGHBOURS, NON_NEGATIVE, Declaration, Param, decades
 
 
 def select(
@@ -164,3 +165,37 @@ def standardize(X):
     centred = X - X.mean(axis=0)
     norms = np.sqrt(np.einsum("ij,ij->j", centred, centred))
     return centred / np.where(norms > 0, norms, 1.0)
+
+
+METHODS = {
+    "sogfs": Declaration(
+        title="SOGFS",
+        params={
+            "lambda0": Param(float, positive=True, allow_none=True),
+            "lambda_update": Param(str, options=("adapt", "fixed")),
+            "support": Param(str, options=("simplex", "knn")),
+            "w_inner": ITERATIONS,
+            "stop": Param(str, options=("max_iter", "components")),
+            "scale": Param(str, options=("standardize", "none")),
+            "gamma": NON_NEGATIVE,
+            "k": NEIGHBOURS,
+            "n_components": COMPONENTS,
+            "alpha_rule": Param(str, options=("mean", "row", "input")),
+            "max_iter": ITERATIONS,
+            "tol": NON_NEGATIVE,
+        },
+        grid={
+            "gamma": decades(-5, 5),
+        },
+        needs_n_clusters=True,
+        iterative=True,
+        references=(
+            (
+                "F. Nie, W. Zhu, X. Li. Unsupervised Feature Selection with Structured Graph "
+                "Optimization. AAAI 2016."
+            ),
+            "Baseline of the LSDCL paper: shared/specs/lsdcl.md, sections 4 and 6.3.",
+            "Also a baseline of BLUFS (shared/specs/blufs.md, section 4.5: k=10).",
+        ),
+    ),
+}

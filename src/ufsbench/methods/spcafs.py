@@ -28,6 +28,7 @@ import numpy as np
 from scipy.linalg import eigh
 
 from .base import Selection, row_norms
+from .params import COMPONENTS, ITERATIONS, NON_NEGATIVE, POSITIVE, Declaration, Param, decades
 
 
 def select(
@@ -95,3 +96,31 @@ def select(
         if len(history) > 1 and abs(history[-2] - history[-1]) < tol * abs(history[-2]):
             break
     return Selection.from_scores(row_norms(W), history=history)
+
+
+METHODS = {
+    "spcafs": Declaration(
+        title="SPCAFS",
+        params={
+            "gamma": POSITIVE,
+            "p": Param(float, high=2.0, positive=True),
+            "n_components": COMPONENTS,
+            "eps": POSITIVE,
+            "max_iter": ITERATIONS,
+            "tol": NON_NEGATIVE,
+        },
+        grid={
+            "gamma": decades(-4, 3),
+        },
+        needs_n_clusters=True,
+        iterative=True,
+        references=(
+            (
+                "Z. Li, F. Nie, J. Bian, D. Wu, X. Li. Sparse PCA via l2,p-Norm Regularization for "
+                "Unsupervised Feature Selection. IEEE TPAMI 45(4), 2023."
+            ),
+            "Compared in: J. Liu, X. Ju, X. Xiu, W. Liu. Bi-Level Unsupervised FS (BLUFS).",
+            "Algorithm: shared/specs/blufs.md, section 4.7.",
+        ),
+    ),
+}

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..graph import degrees, laplacian, spectral_eigenpairs
 from .base import EPSILON, Selection
+from .params import COMPONENTS, WIDTH, Declaration, Param
 
 
 def select(
@@ -102,3 +103,27 @@ def select(
         scores[keep] = (2.0 - lam) @ alpha**2
     scores[flat] = scores[keep].min(initial=0.0) - 1.0
     return Selection.from_scores(scores)
+
+
+METHODS = {
+    "spec": Declaration(
+        title="SPEC",
+        params={
+            "t": WIDTH,
+            "style": Param(str, options=("phi1", "phi2", "phi3")),
+            "n_spectrum": COMPONENTS,
+        },
+        grid={
+            "t": [1.0],
+            "style": ["phi2"],
+        },
+        graph="heat",
+        needs_n_clusters=True,
+        references=(
+            (
+                "Z. Zhao, H. Liu. Spectral Feature Selection for Supervised and Unsupervised "
+                "Learning. ICML 2007."
+            ),
+        ),
+    ),
+}

@@ -7,6 +7,7 @@ Randomised leverage sampling of about ``2m`` columns, then a column-pivoted QR p
 from __future__ import annotations
 
 from ._css_selector import css_selection
+from .params import COLUMNS, CSS_SCALE, POSITIVE, SEED, Declaration
 
 
 def select(
@@ -18,3 +19,27 @@ def select(
         "two_stage", X, random_state=random_state, feature_counts=feature_counts, k=k,
         scale=scale, seed=seed, c_factor=c_factor,
     )  # fmt: skip
+
+
+METHODS = {
+    "two_stage": Declaration(
+        title="Two-stage",
+        params={
+            "k": COLUMNS,
+            "scale": CSS_SCALE,
+            "seed": SEED,
+            "c_factor": POSITIVE,
+        },
+        grid={
+            "seed": [0],
+        },
+        count_dependent=True,
+        references=(
+            (
+                "C. Boutsidis, M. W. Mahoney, P. Drineas. An Improved Approximation Algorithm for "
+                "the Column Subset Selection Problem. SODA 2009."
+            ),
+            "Implementation spec: shared/specs/pocss.md, section 3.3.",
+        ),
+    ),
+}

@@ -48,6 +48,7 @@ from sklearn.neighbors import NearestNeighbors
 
 from ._low_rank import eig_route, psd_factor, smallest_eigenvectors_lowrank
 from .base import Selection, l21_weights, row_norms
+from .params import ITERATIONS, NEIGHBOURS, NON_NEGATIVE, POSITIVE, Declaration, Param
 
 # Bytes of local blocks (n_chunk, k+1, d) held at once while assembling L~.
 _BLOCK_BYTES = 64 * 2**20
@@ -183,3 +184,30 @@ def local_discriminative_laplacian(X, neighbours, lam) -> sp.csr_matrix:
     cols = np.tile(neighbours, (1, size)).ravel()  # neighbours[i, b] for every a
     # COO sums the entries of overlapping local sets, which is the sum over i.
     return sp.coo_matrix((blocks.ravel(), (rows, cols)), shape=(n, n)).tocsr()
+
+
+METHODS = {
+    "udfs": Declaration(
+        title="UDFS",
+        params={
+            "gamma": NON_NEGATIVE,
+            "lam": POSITIVE,
+            "k": NEIGHBOURS,
+            "max_iter": ITERATIONS,
+            "tol": NON_NEGATIVE,
+            "eig_solver": Param(str, options=("auto", "dense", "lowrank")),
+        },
+        grid={
+            "gamma": [0.1],
+            "lam": [1000.0],
+        },
+        needs_n_clusters=True,
+        iterative=True,
+        references=(
+            (
+                "Y. Yang, H. T. Shen, Z. Ma, Z. Huang, X. Zhou. l2,1-Norm Regularized "
+                "Discriminative Feature Selection for Unsupervised Learning. IJCAI 2011."
+            ),
+        ),
+    ),
+}

@@ -24,6 +24,7 @@ from __future__ import annotations
 from . import _adaptive_graph
 from ._low_rank import eig_route
 from .base import Selection, row_norms
+from .params import COMPONENTS, ITERATIONS, NEIGHBOURS, NON_NEGATIVE, Declaration, Param, decades
 
 
 def select(
@@ -103,3 +104,32 @@ def select(
         eig_solver=eig_solver,
     )
     return Selection.from_scores(row_norms(result.W), history=result.history)
+
+
+METHODS = {
+    "ulap": Declaration(
+        title="ULAP",
+        params={
+            "eig_solver": Param(str, options=("auto", "dense", "lowrank")),
+            "gamma": NON_NEGATIVE,
+            "k": NEIGHBOURS,
+            "n_components": COMPONENTS,
+            "alpha_rule": Param(str, options=("mean", "row", "input")),
+            "max_iter": ITERATIONS,
+            "tol": NON_NEGATIVE,
+        },
+        grid={
+            "gamma": decades(-5, 5),
+        },
+        needs_n_clusters=True,
+        iterative=True,
+        references=(
+            (
+                "X. Chen, G. Yuan, W. Wang, F. Nie, X. Chang, J. Z. Huang. Local Adaptive "
+                "Projection Framework for Feature Selection of Labeled and Unlabeled Data. IEEE "
+                "TNNLS 2018 (identification inferred by the spec)."
+            ),
+            "Baseline of the LSDCL paper: shared/specs/lsdcl.md, sections 4 and 6.3.",
+        ),
+    ),
+}

@@ -8,6 +8,7 @@ Numerics: :func:`ufsbench.css.baselines.wastar`.
 from __future__ import annotations
 
 from ._css_selector import css_selection
+from .params import COLUMNS, CSS_SCALE, NON_NEGATIVE, Declaration, Param
 
 
 def select(
@@ -19,3 +20,28 @@ def select(
         "wastar", X, feature_counts=feature_counts, k=k, scale=scale, epsilon=epsilon,
         priority=priority, max_expansions=max_expansions,
     )  # fmt: skip
+
+
+METHODS = {
+    "wastar": Declaration(
+        title="WA*",
+        params={
+            "k": COLUMNS,
+            "scale": CSS_SCALE,
+            "epsilon": NON_NEGATIVE,
+            "priority": Param(str, options=("l_plus_eps_g", "bounded")),
+            "max_expansions": Param(int, low=1),
+        },
+        count_dependent=True,
+        references=(
+            (
+                "H. Arai, C. Maung, K. Xu, H. Schweitzer. Unsupervised Feature Selection by "
+                "Heuristic Search with Provable Bounds on Suboptimality. AAAI 2016."
+            ),
+            (
+                "Implementation spec: shared/specs/pocss.md, section 3.5 (approximate "
+                "re-implementation; priority inferred)."
+            ),
+        ),
+    ),
+}

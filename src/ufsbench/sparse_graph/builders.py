@@ -12,6 +12,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from ..constraints import Param
 from ..graph import knn_graph
 from ..metrics import clustering_accuracy, nmi
 from ._common import codes_affinity, unit_rows
@@ -21,33 +22,39 @@ from .smce import smce_graph
 from .spectral import gaussian_affinity, kmeans_labels, njw_spectral_clustering
 from .srsg import C_FORMULAS, SCHEDULES, STEPS, srsg
 
-# name -> {parameter: (default, check)}; a check is a type, or a tuple of allowed values.
+_INT, _FLOAT, _BOOL = Param(int), Param(float), Param(bool)
+
+# name -> {parameter: (default, constraint)}.
 GRAPH_METHODS = {
-    "knn": {"k": (5, int), "weight": ("binary", ("binary", "heat")), "t": (1.0, float)},
-    "sc": {"sigma": ("median", (str, float))},
-    "l1graph": {"lam": (0.1, float)},
-    "smce": {"lam": (10.0, float), "K": (50, int), "max_iter": (1000, int)},
+    "knn": {
+        "k": (5, _INT),
+        "weight": ("binary", Param(str, options=("binary", "heat"))),
+        "t": (1.0, _FLOAT),
+    },
+    "sc": {"sigma": ("median", Param(object))},  # "median" or a width; not checked
+    "l1graph": {"lam": (0.1, _FLOAT)},
+    "smce": {"lam": (10.0, _FLOAT), "K": (50, _INT), "max_iter": (1000, _INT)},
     "lr_l1graph": {
-        "lam": (0.1, float),
-        "gamma_l2": (0.1, float),
-        "graph": ("iterative", LR_GRAPHS),
-        "K": (5, int),
-        "rounds": (3, int),
-        "max_iter": (300, int),
-        "lam_init": (0.1, float),
+        "lam": (0.1, _FLOAT),
+        "gamma_l2": (0.1, _FLOAT),
+        "graph": ("iterative", Param(str, options=LR_GRAPHS)),
+        "K": (5, _INT),
+        "rounds": (3, _INT),
+        "max_iter": (300, _INT),
+        "lam_init": (0.1, _FLOAT),
     },
     "srsg": {
-        "K": (5, int),
-        "gamma": (0.1, float),
-        "lam_init": (0.1, float),
-        "max_sweeps": (100, int),
-        "max_inner": (100, int),
-        "tol": (1e-5, float),
-        "step": ("global", STEPS),
-        "step_scale": (0.99, float),  # s = step_scale / L_f [inferred from Thm 3.2]
-        "c_formula": ("paper", C_FORMULAS),
-        "schedule": ("colored", SCHEDULES),
-        "monotone": (False, bool),
+        "K": (5, _INT),
+        "gamma": (0.1, _FLOAT),
+        "lam_init": (0.1, _FLOAT),
+        "max_sweeps": (100, _INT),
+        "max_inner": (100, _INT),
+        "tol": (1e-5, _FLOAT),
+        "step": ("global", Param(str, options=STEPS)),
+        "step_scale": (0.99, _FLOAT),  # s = step_scale / L_f [inferred from Thm 3.2]
+        "c_formula": ("paper", Param(str, options=C_FORMULAS)),
+        "schedule": ("colored", Param(str, options=SCHEDULES)),
+        "monotone": (False, _BOOL),
     },
 }
 CLUSTER_METHODS = ("km", *GRAPH_METHODS)
@@ -73,27 +80,9 @@ def check_params(method: str, params: dict | None) -> dict:
             f"(known: {', '.join(spec)})"
         )
     out = {}
-    for key, (default, check) in spec.items():
+    for key, (default, constraint) in spec.items():
         value = (params or {}).get(key, default)
-        if isinstance(check, tuple) and all(isinstance(c, str) for c in check):
-            if value not in check:
-                raise ValueError(
-                    f"clustering method {method!r}: {key}={value!r} must be one of {check}"
-                )
-        elif check is bool:
-            if not isinstance(value, bool):
-                raise ValueError(f"clustering method {method!r}: {key}={value!r} must be a bool")
-        elif check is int:
-            if isinstance(value, bool) or not isinstance(value, int | np.integer):
-                raise ValueError(
-                    f"clustering method {method!r}: {key}={value!r} must be an integer"
-                )
-            value = int(value)
-        elif check is float:
-            if isinstance(value, bool) or not isinstance(value, int | float | np.number):
-                raise ValueError(f"clustering method {method!r}: {key}={value!r} must be a number")
-            value = float(value)
-        out[key] = value
+        out[key] = constraint.check(method, key, value, kind="clustering method")
     return out
 
 
