@@ -8,12 +8,12 @@ import yaml
 from snakemake.utils import validate
 from ufsbench.datasets import load_registry
 from ufsbench import resources
+from ufsbench.codehash import CodeBase
 from ufsbench.plan import (
     Plan,
     available_datasets,
     command_line_methods,
     expand_grid,
-    source_hash,
 )
 from ufsbench.tuning import stage2_part_count
 from ufsbench.clustering import fs_graph_setting, graph_path, tasks
@@ -49,6 +49,16 @@ TASKS = tasks(config)
 # the shared k-NN graph (config graph.source / graph.params), or None.
 FS_GRAPH = fs_graph_setting(PLAN.graph_config)
 LIB = Path(ufsbench.__file__).parent
+# The library's code as jobs hash it: numerics only (see ufsbench.codehash). The scripts
+# are readers: a library constant one of them reads counts.
+CODE = CodeBase(
+    LIB,
+    readers=[
+        script
+        for folder in ("scripts", "workflow/scripts")
+        for script in sorted(Path(workflow.basedir, folder).glob("*.py"))
+    ],
+)
 METRICS = ["acc", "nmi_max", "nmi_sqrt"]
 
 
@@ -60,8 +70,9 @@ wildcard_constraints:
 
 
 def code_hash(*modules):
-    """Hash of the library modules a job runs, so editing one re-runs its jobs."""
-    return source_hash(*(LIB / module for module in modules))
+    """Hash of these library modules and those they import, transitively (numerics
+    only), so editing the code a job runs re-runs it and editing any other does not."""
+    return CODE.hash(*modules)
 
 
 def entry_of(wildcards):
@@ -121,23 +132,13 @@ def eval_settings(wildcards):
 
 
 def method_code(wildcards):
-    """The method's module, its shared helpers and the API that runs it."""
+    """The method's module, the helpers it imports and the API that runs it."""
     return _method_code(wildcards.method)
 
 
 @functools.cache
 def _method_code(method):
-    spec = PLAN.specs[method]
-    helpers = sorted(p.name for p in (LIB / "methods").glob("_*.py"))
-    return code_hash(
-        "api.py",
-        "graph.py",
-        "methods/base.py",
-        "methods/params.py",
-        *(f"methods/{p.name}" for p in sorted((LIB / "methods").glob("registry*.py"))),
-        f"methods/{spec.module}.py",
-        *(f"methods/{name}" for name in helpers),
-    )
+    return code_hash("api.py", f"methods/{PLAN.specs[method].module}.py")
 
 
 def all_scores():
