@@ -109,18 +109,30 @@ def test_metadata_constants_no_numerics_read_change_no_hash(lib):
     text = ndfs.read_text()
     marker = "from .base import EPSILON, Selection, l21_weights, row_norms\n"
     metadata = (
+        "from .params import Param\n"
         'REFERENCE = "Li et al., AAAI 2012"\n'
+        'CONSTRAINTS = {"alpha": Param(float, 1.0)}\n'
         'GRID = {"alpha": [0.1, 1.0, 10.0], "beta": [0.1, 1.0]}\n'
         "NEEDS_GRAPH = True\n"
     )
     ndfs.write_text(text.replace(marker, marker + "\n" + metadata))
     assert method_hashes(lib) == before  # added
+    assert "methods/params.py" not in CodeBase(lib).closure("methods/ndfs.py")
     reordered = "\n".join(reversed(metadata.splitlines())) + "\n"
     edited = reordered.replace("0.1, 1.0, 10.0", "1e-3, 1.0").replace("2012", "2012.")
     ndfs.write_text(text.replace(marker, marker + "\n" + edited))
     assert method_hashes(lib) == before  # reordered and edited
     ndfs.write_text(text + "\n" + metadata)
     assert method_hashes(lib) == before  # moved to the end
+
+
+def test_registry_edits_change_no_hash(lib):
+    before = method_hashes(lib, modules=True)
+    registries = sorted((lib / "methods").glob("registry*.py"))
+    assert registries
+    for registry in registries:
+        registry.write_text(registry.read_text() + "\n\ndef _new():\n    return 1\n")
+    assert method_hashes(lib, modules=True) == before
 
 
 def test_numeric_edit_of_a_blufs_helper_reruns_only_the_methods_importing_it(lib, code):
@@ -177,7 +189,7 @@ def test_imports_are_resolved_in_every_form(tmp_path):
         "b.py": "X = 1\n",
         "d.py": "from .. import nothing_outside  # ignored: above the package\n",
         "unused.py": "Y = 2\n",
-        "sub/__init__.py": "from .c import Z\n",
+        "sub/__init__.py": "from .c import Z\n\n\ndef h():\n    return Z\n",
         "sub/c.py": "Z = 3\n",
         "sub/e.py": "def g():\n    return 0\n",
     }
@@ -185,6 +197,8 @@ def test_imports_are_resolved_in_every_form(tmp_path):
         (pkg / name).write_text(text)
     assert CodeBase(pkg).closure("a.py") == ["a.py", "b.py", "d.py", "sub/c.py", "sub/e.py"]
     assert CodeBase(pkg).closure("sub/__init__.py") == ["sub/__init__.py", "sub/c.py"]
+    (pkg / "sub" / "__init__.py").write_text("from .c import Z\n")  # a re-export nobody reads
+    assert CodeBase(pkg).closure("sub/__init__.py") == ["sub/__init__.py"]
 
 
 def test_dynamic_lookup_keeps_every_constant(tmp_path):

@@ -16,13 +16,16 @@ Each module in the closure enters the hash as its path relative to the package
 - top-level imports are written once each, resolved (``from ..graph import x`` and
   ``from ufsbench.graph import x`` agree) and sorted, so reordering them changes nothing;
 - a top-level assignment (``GRID = {...}``, ``REFERENCE = "..."``) or imported name that
-  no code reads is left out. "Reads" means: its name appears as a name, attribute,
-  imported name or identifier-like string in the kept code of any library module outside
-  the declarations (below) or in a reader file (the workflow's scripts). This is decided
-  to a fixed point, so a constant read only by a dropped one is dropped too, and a module
-  imported only for dropped statements leaves the closure. Metadata read only by the
-  method registry thus never counts: adding, editing, moving or reordering it changes no
-  hash; what the registry makes of it reaches a job as its ``params``;
+  no code reads is left out. A name bound at the top of module M is read when the kept
+  code of M names it, when kept code anywhere imports it from M by name, or when it is an
+  attribute name or a word of a string in kept code anywhere (``x.NAME``,
+  ``getattr(x, "NAME")``) -- "anywhere" being the library without the declarations
+  (below), plus the reader files (the workflow's scripts). This is decided to a fixed
+  point, so a constant read only by a dropped one is dropped too, and a module imported
+  only for dropped statements (a ``Param`` used only in metadata) leaves the closure.
+  Metadata read only by the method registry thus never counts: adding, editing, moving
+  or reordering it changes no hash; what the registry makes of it reaches a job as its
+  ``params``;
 - everything else counts in source order: functions, classes, statements with effects,
   assignments whose target is not a plain name, and all code of a module that reads its
   own namespace dynamically (``globals()``, ``vars()``, ``__dict__``, ``import *``, or a
@@ -34,12 +37,14 @@ followed: which method a name means and its parameters' defaults reach every job
 ufsbench import x`` where ``x`` is not a submodule), not for being the parent package.
 
 Why this is sound: a job's result depends on the code that runs. Dropping a statement
-that binds names nobody reads changes no value any kept code computes, provided the
-dropped right-hand side has no side effect the kept code observes (module-level
-assignments in this library build constants; they do not mutate other state) and no
-code looks names up by a computed string (such modules keep all their code, above).
-Removed docstrings, string statements and function annotations are not evaluated by
-the numerics (``from __future__ import annotations`` keeps annotations unevaluated).
+that binds names nobody reads changes no value any kept code computes, provided (1) the
+dropped right-hand side or import has no side effect the kept code observes
+(module-level assignments in this library build constants, imports define functions;
+neither mutates other state) and (2) no code looks names up by a computed string (such
+modules keep all their code, above). Removed docstrings, string statements and function
+annotations are never evaluated by the numerics (``from __future__ import annotations``
+keeps annotations unevaluated). Not covered: the workflow files (``.smk``) and the
+scripts' own code; a constant a rule reads reaches its jobs as ``params``.
 """
 
 from __future__ import annotations
@@ -64,7 +69,9 @@ class _Unit:
 
     node: ast.stmt
     defines: frozenset = frozenset()  # names it binds, when it may be left out
-    uses: frozenset = frozenset()
+    uses: frozenset = frozenset()  # names it may read in its own module
+    opened: frozenset = frozenset()  # attribute names and strings: reads of any module's
+    reads_from: frozenset = frozenset()  # (module, name) it imports by name
     prunable: bool = False
     text: str = ""  # canonical text of an import unit
     kept: bool = True
@@ -106,14 +113,27 @@ class CodeBase:
             scans[rel] = _Scan()
             module.units = self._units(module, tree, scans[rel])
         self._mark_dynamic(scans)
-        self._reader_words = set()
+        self._reader_opened, self._reader_from = set(), set()
         for reader in readers:
-            self._reader_words |= _reader_words(Path(reader))
+            self._read_reader(Path(reader))
         self._prune()
         self._imports: dict[str, set] = {}
         self._normal: dict[str, str] = {}
 
     # -- parsing ---------------------------------------------------------------------
+
+    def _read_reader(self, path: Path) -> None:
+        """What a file outside the library reads of it (a script; other files: every word)."""
+        text = path.read_text()
+        if path.suffix != ".py":
+            self._reader_opened |= set(_WORD.findall(text))
+            return
+        _, opened, from_imports = _Scan().read(ast.parse(text, filename=str(path)))
+        self._reader_opened |= opened
+        for node in from_imports:
+            target = self.by_dotted.get(node.module or "") if node.level == 0 else None
+            if target is not None:
+                self._reader_from |= {(target, alias.name) for alias in node.names}
 
     def is_declaration(self, rel: str) -> bool:
         return any(fnmatch.fnmatchcase(rel, pattern) for pattern in self.declarations)
@@ -152,14 +172,17 @@ class CodeBase:
         units = []
         for node in tree.body:
             if isinstance(node, ast.ImportFrom) and node.module == "__future__":
-                units.append(_Unit(node, uses=frozenset()))
+                units.append(_Unit(node))
             elif isinstance(node, ast.Import | ast.ImportFrom):
-                for (bound, _, text), alias in zip(
+                for (bound, target, text), alias in zip(
                     self._targets(module, node), node.names, strict=True
                 ):
                     one = type(node)(**{**vars(node), "names": [alias]})
-                    uses = frozenset({alias.name} if isinstance(node, ast.ImportFrom) else ())
-                    units.append(_Unit(one, frozenset({bound}), uses, True, text))
+                    reads = {(target, alias.name)} if isinstance(node, ast.ImportFrom) else ()
+                    units.append(
+                        _Unit(one, frozenset({bound}), reads_from=frozenset(reads), text=text)
+                    )
+                    units[-1].prunable = True
             elif _plain_assignment(node):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 defines = frozenset(
@@ -168,12 +191,26 @@ class CodeBase:
                 parts = [node.value] if node.value is not None else []
                 if isinstance(node, ast.AnnAssign):
                     parts.append(node.annotation)
-                scan.words(node)  # strips it and finds dynamic lookups
-                uses = frozenset().union(*(scan.words(part) for part in parts))
-                units.append(_Unit(node, defines, uses, True))
+                scan.read(node)  # strips it and finds dynamic lookups
+                unit = _Unit(node, defines, prunable=True)
+                for part in parts:
+                    self._add_reads(module, unit, scan.read(part))
+                units.append(unit)
             else:
-                units.append(_Unit(node, uses=scan.words(node)))
+                unit = _Unit(node)
+                self._add_reads(module, unit, scan.read(node))
+                units.append(unit)
         return units
+
+    def _add_reads(self, module: _Module, unit: _Unit, reads) -> None:
+        local, opened, from_imports = reads
+        unit.uses |= local
+        unit.opened |= opened
+        unit.reads_from |= {
+            (target, alias.name)
+            for node in from_imports
+            for (_, target, _), alias in zip(self._targets(module, node), node.names, strict=True)
+        }
 
     def _mark_dynamic(self, scans: dict):
         """Keep all code of modules whose names are looked up by computed strings."""
@@ -193,21 +230,37 @@ class CodeBase:
     # -- what counts -----------------------------------------------------------------
 
     def _prune(self):
-        """Leave out, to a fixed point, the plain assignments and imports nobody reads."""
+        """Leave out, to a fixed point, the plain assignments and imports nobody reads.
+
+        A name bound at the top of module M is read when M's kept code names it, when kept
+        code anywhere imports it from M by name, or when it is an attribute name or a
+        string in kept code anywhere (``x.NAME``, ``getattr(x, "NAME")``): declarations
+        left out, readers included.
+        """
         while True:
-            read = set(self._reader_words)
+            opened = set(self._reader_opened)
+            targeted = {rel: set() for rel in self.modules}
+            for target, name in self._reader_from:
+                targeted[target].add(name)
+            local = {}
             for rel, module in self.modules.items():
                 if self.is_declaration(rel):
                     continue
+                local[rel] = set()
                 for unit in module.units:
                     if unit.kept:
-                        read |= unit.uses
+                        local[rel] |= unit.uses
+                        opened |= unit.opened
+                        for target, name in unit.reads_from:
+                            if target is not None:
+                                targeted[target].add(name)
             dropped = False
-            for module in self.modules.values():
+            for rel, module in self.modules.items():
                 if module.dynamic:
                     continue
+                live = local.get(rel, set()) | targeted[rel] | opened
                 for unit in module.units:
-                    if unit.kept and unit.prunable and not unit.defines & read:
+                    if unit.kept and unit.prunable and not unit.defines & live:
                         unit.kept = False
                         dropped = True
             if not dropped:
@@ -293,9 +346,11 @@ class _Scan:
         self.star_imports = []  # ImportFrom nodes with *
         self.getattr_of = set()  # names whose attributes getattr reads by a computed name
 
-    def words(self, node) -> frozenset:
-        """Every name ``node`` may read (names, attributes, imported names, strings)."""
-        words = set()
+    def read(self, node) -> tuple[frozenset, frozenset, list]:
+        """What ``node`` may read: every name in it (names, attributes, imported names,
+        identifier-like words of strings); the attribute names and string words alone,
+        which may read another module's names; its ``from ... import`` statements."""
+        local, opened, from_imports = set(), set(), []
         stack = [node]
         while stack:
             sub = stack.pop()
@@ -304,23 +359,24 @@ class _Scan:
             _strip_strings(sub)
             stack.extend(ast.iter_child_nodes(sub))
             if isinstance(sub, ast.Name):
-                words.add(sub.id)
+                local.add(sub.id)
             elif isinstance(sub, ast.Attribute):
-                words.add(sub.attr)
+                opened.add(sub.attr)
                 if sub.attr == "__dict__":
                     self.dynamic = True
             elif isinstance(sub, ast.alias):
-                words.add(sub.name.split(".")[0])
-                words.add(sub.name)
+                local.update((sub.name.split(".")[0], sub.name))
                 if sub.name == "*":
                     self.dynamic = True
             elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-                words.update(_WORD.findall(sub.value))
+                opened.update(_WORD.findall(sub.value))
             elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
                 self._call(sub)
-            elif isinstance(sub, ast.ImportFrom) and any(a.name == "*" for a in sub.names):
-                self.star_imports.append(sub)
-        return frozenset(words)
+            elif isinstance(sub, ast.ImportFrom):
+                from_imports.append(sub)
+                if any(a.name == "*" for a in sub.names):
+                    self.star_imports.append(sub)
+        return frozenset(local | opened), frozenset(opened), from_imports
 
     def _call(self, call: ast.Call):
         if call.func.id in _DYNAMIC_CALLS:
@@ -332,13 +388,6 @@ class _Scan:
             and isinstance(call.args[0], ast.Name)
         ):
             self.getattr_of.add(call.args[0].id)
-
-
-def _reader_words(path: Path) -> set:
-    text = path.read_text()
-    if path.suffix == ".py":
-        return set(_Scan().words(ast.parse(text, filename=str(path))))
-    return set(_WORD.findall(text))
 
 
 def _strip_annotations(node) -> None:
