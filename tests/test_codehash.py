@@ -149,13 +149,20 @@ def test_numeric_edit_of_a_blufs_helper_reruns_only_the_methods_importing_it(lib
     assert changed == importers
 
 
-def test_numeric_edit_of_a_shared_step_reruns_its_importers_only(lib):
+def test_numeric_edit_of_a_shared_step_reruns_only_the_methods_using_that_function(lib):
     before = method_hashes(lib)
     edit(lib / "methods" / "_blufs_steps.py", "Pb = ((P + P.T) * 0.5)", "Pb = ((P + P.T) / 2)")
     after = method_hashes(lib)
     changed = {m for m in REGISTRY if after[m] != before[m]}
-    assert {"blufs", "blsfs", "blsfe"} <= changed
+    assert {"blufs", "blsfs"} <= changed  # both call laplacian_of
+    assert "blsfe" not in changed  # imports simplex_columns alone from that module
     assert not changed & {"ndfs", "lapscore", "lsdcl", "udfs", "pocss"}
+    edit(
+        lib / "methods" / "_blufs_steps.py",
+        "css = np.cumsum(U, axis=0) - 1.0",
+        "css = U.cumsum(0) - 1.0",
+    )
+    assert method_hashes(lib)["blsfe"] != after["blsfe"]
 
 
 def test_constant_read_by_the_numerics_counts(lib):
@@ -189,16 +196,16 @@ def test_imports_are_resolved_in_every_form(tmp_path):
         "b.py": "X = 1\n",
         "d.py": "from .. import nothing_outside  # ignored: above the package\n",
         "unused.py": "Y = 2\n",
-        "sub/__init__.py": "from .c import Z\n\n\ndef h():\n    return Z\n",
+        "a2.py": "from .sub import h\n\n\ndef f():\n    return h()\n",
+        "sub/__init__.py": "from .c import Z\n\n\ndef h():\n    return 0\n",
         "sub/c.py": "Z = 3\n",
         "sub/e.py": "def g():\n    return 0\n",
     }
     for name, text in files.items():
         (pkg / name).write_text(text)
     assert CodeBase(pkg).closure("a.py") == ["a.py", "b.py", "d.py", "sub/c.py", "sub/e.py"]
-    assert CodeBase(pkg).closure("sub/__init__.py") == ["sub/__init__.py", "sub/c.py"]
-    (pkg / "sub" / "__init__.py").write_text("from .c import Z\n")  # a re-export nobody reads
-    assert CodeBase(pkg).closure("sub/__init__.py") == ["sub/__init__.py"]
+    # a2 reaches sub/__init__.py for h; its re-export of c.Z is read by nothing
+    assert CodeBase(pkg).closure("a2.py") == ["a2.py", "sub/__init__.py"]
 
 
 def test_dynamic_lookup_keeps_every_constant(tmp_path):

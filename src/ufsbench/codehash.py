@@ -1,50 +1,52 @@
 """Code hashes of workflow jobs: the library code a job runs, numerics only.
 
 A job's code hash covers the modules it names as roots (e.g. ``api.py`` and the method's
-own module) and every ``ufsbench`` module they import, transitively, found by parsing
-``import`` statements (static: nothing is imported or run). Editing a helper of one method
-therefore re-runs the jobs of the methods that import it, and no others.
+own module) and the ``ufsbench`` code they use, transitively, found by parsing the source
+(static: nothing is imported or run). Editing a helper re-runs the jobs of the methods
+whose code uses it, and no others.
 
 What counts, precisely
 ----------------------
-Each module in the closure enters the hash as its path relative to the package
-(``methods/ndfs.py``, never an absolute path) and a normal form of its syntax tree:
+A module's top-level statements are its units (an import statement: one unit per
+imported name). Starting from the roots, to a fixed point:
 
-- comments and layout never reach the tree; docstrings and every other bare string
-  statement are removed; annotations of function arguments and return values are removed
-  (class-level annotations stay: dataclasses read them);
-- top-level imports are written once each, resolved (``from ..graph import x`` and
-  ``from ufsbench.graph import x`` agree) and sorted, so reordering them changes nothing;
-- a top-level assignment (``GRID = {...}``, ``REFERENCE = "..."``) or imported name that
-  no code reads is left out. A name bound at the top of module M is read when the kept
-  code of M names it, when kept code anywhere imports it from M by name, or when it is an
-  attribute name or a word of a string in kept code anywhere (``x.NAME``,
-  ``getattr(x, "NAME")``) -- "anywhere" being the library without the declarations
-  (below), plus the reader files (the workflow's scripts). This is decided to a fixed
-  point, so a constant read only by a dropped one is dropped too, and a module imported
-  only for dropped statements (a ``Param`` used only in metadata) leaves the closure.
-  Metadata read only by the method registry thus never counts: adding, editing, moving
-  or reordering it changes no hash; what the registry makes of it reaches a job as its
-  ``params``;
-- everything else counts in source order: functions, classes, statements with effects,
-  assignments whose target is not a plain name, and all code of a module that reads its
-  own namespace dynamically (``globals()``, ``vars()``, ``__dict__``, ``import *``, or a
-  ``getattr`` of a library module with a computed name).
+- a module is reached when a counted unit imports it (at the top or inside a function);
+- in a reached module, a unit counts unless it is a plain assignment (``GRID = {...}``),
+  an import, or a function or class definition (undecorated, or decorated only by
+  ``dataclass``/``contextmanager``/``cache``/``lru_cache``/``cached_property``), whose
+  names nothing that counts reads; in a root, definitions always count;
+- a name bound at the top of module M is read when counted code of M names it, when
+  counted code anywhere imports it from M by name, or when it is an attribute name or a
+  word of a string in counted code anywhere (``x.NAME``, ``getattr(x, "NAME")``), or in
+  a reader file (the workflow's scripts: what they read of the library counts);
+- every unit of a module that looks its own names up dynamically (``globals()``,
+  ``vars()``, ``__dict__``, ``import *``, or ``getattr`` of it by a computed name) counts.
 
+The hash is made of each reached module's path relative to the package
+(``methods/ndfs.py``, never an absolute path) and a normal form of its counted units:
+syntax trees (so comments and layout never count) without docstrings or other bare
+string statements and without function argument and return annotations (class-level
+annotations stay: dataclasses read them), imports resolved (``from ..graph import x`` and
+``from ufsbench.graph import x`` agree) and sorted, the rest in source order; a text
+without positions and empty fields, stable across machines and Python versions.
+
+So metadata beside a method (``GRID``, ``REFERENCE``, a ``Param(...)`` table and the
+imports only they use) counts for no job: adding, editing, moving or reordering it
+changes no hash, and what the registry makes of it reaches each job as its ``params``.
 Declarations (:data:`DECLARATIONS`, the method registry files) are neither hashed nor
-followed: which method a name means and its parameters' defaults reach every job as its
-``params``. Package ``__init__.py`` files count only when imported by name (``from
-ufsbench import x`` where ``x`` is not a submodule), not for being the parent package.
+followed, and their reads do not count. A package ``__init__.py`` is reached only when
+imported by name (``from ufsbench import x``, ``x`` not a submodule), not for being a
+parent package.
 
-Why this is sound: a job's result depends on the code that runs. Dropping a statement
-that binds names nobody reads changes no value any kept code computes, provided (1) the
-dropped right-hand side or import has no side effect the kept code observes
-(module-level assignments in this library build constants, imports define functions;
-neither mutates other state) and (2) no code looks names up by a computed string (such
-modules keep all their code, above). Removed docstrings, string statements and function
-annotations are never evaluated by the numerics (``from __future__ import annotations``
-keeps annotations unevaluated). Not covered: the workflow files (``.smk``) and the
-scripts' own code; a constant a rule reads reaches its jobs as ``params``.
+Why this is sound: a job's result depends on the code that runs. Leaving out a unit that
+binds names nothing counted reads changes no value counted code computes, provided (1)
+evaluating the unit has no side effect counted code observes (module-level assignments
+here build constants, definitions and imports define things; none registers itself or
+mutates other state: the decorators allowed above only wrap) and (2) no code looks names
+up by a computed string (such modules count whole, above). Docstrings, string statements
+and function annotations are never evaluated by the numerics (``from __future__ import
+annotations``). Not covered: the workflow files (``.smk``) and the scripts' own code; a
+constant a rule reads reaches its jobs as ``params``.
 """
 
 from __future__ import annotations
@@ -60,6 +62,17 @@ DECLARATIONS = ("methods/registry*.py",)
 """Glob patterns (relative to the package) of declaration modules: not hashed, not followed."""
 
 _DYNAMIC_CALLS = {"globals", "vars"}
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# Decorators that only wrap or describe what they decorate (no registration elsewhere).
+_PURE_DECORATORS = {"dataclass", "contextmanager", "cache", "lru_cache", "cached_property"}
+
+
+def _pure(decorator) -> bool:
+    node = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+    return name in _PURE_DECORATORS
+
+
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -72,9 +85,9 @@ class _Unit:
     uses: frozenset = frozenset()  # names it may read in its own module
     opened: frozenset = frozenset()  # attribute names and strings: reads of any module's
     reads_from: frozenset = frozenset()  # (module, name) it imports by name
+    reaches: frozenset = frozenset()  # library modules it imports
     prunable: bool = False
     text: str = ""  # canonical text of an import unit
-    kept: bool = True
 
 
 @dataclass
@@ -116,9 +129,8 @@ class CodeBase:
         self._reader_opened, self._reader_from = set(), set()
         for reader in readers:
             self._read_reader(Path(reader))
-        self._prune()
-        self._imports: dict[str, set] = {}
-        self._normal: dict[str, str] = {}
+        self._slices: dict[tuple, dict] = {}
+        self._normal: dict[tuple, str] = {}
 
     # -- parsing ---------------------------------------------------------------------
 
@@ -128,10 +140,12 @@ class CodeBase:
         if path.suffix != ".py":
             self._reader_opened |= set(_WORD.findall(text))
             return
-        _, opened, from_imports = _Scan().read(ast.parse(text, filename=str(path)))
+        _, opened, imports = _Scan().read(ast.parse(text, filename=str(path)))
         self._reader_opened |= opened
-        for node in from_imports:
-            target = self.by_dotted.get(node.module or "") if node.level == 0 else None
+        for node in imports:
+            if not isinstance(node, ast.ImportFrom) or node.level:
+                continue
+            target = self.by_dotted.get(node.module or "")
             if target is not None:
                 self._reader_from |= {(target, alias.name) for alias in node.names}
 
@@ -179,10 +193,10 @@ class CodeBase:
                 ):
                     one = type(node)(**{**vars(node), "names": [alias]})
                     reads = {(target, alias.name)} if isinstance(node, ast.ImportFrom) else ()
-                    units.append(
-                        _Unit(one, frozenset({bound}), reads_from=frozenset(reads), text=text)
-                    )
-                    units[-1].prunable = True
+                    unit = _Unit(one, frozenset({bound}), prunable=True, text=text)
+                    unit.reads_from = frozenset(reads)
+                    unit.reaches = frozenset({target} - {None})
+                    units.append(unit)
             elif _plain_assignment(node):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 defines = frozenset(
@@ -196,6 +210,10 @@ class CodeBase:
                 for part in parts:
                     self._add_reads(module, unit, scan.read(part))
                 units.append(unit)
+            elif isinstance(node, _DEFINITIONS) and all(map(_pure, node.decorator_list)):
+                unit = _Unit(node, frozenset({node.name}), prunable=True)
+                self._add_reads(module, unit, scan.read(node))
+                units.append(unit)
             else:
                 unit = _Unit(node)
                 self._add_reads(module, unit, scan.read(node))
@@ -203,14 +221,17 @@ class CodeBase:
         return units
 
     def _add_reads(self, module: _Module, unit: _Unit, reads) -> None:
-        local, opened, from_imports = reads
+        local, opened, imports = reads
         unit.uses |= local
         unit.opened |= opened
-        unit.reads_from |= {
-            (target, alias.name)
-            for node in from_imports
-            for (_, target, _), alias in zip(self._targets(module, node), node.names, strict=True)
-        }
+        for node in imports:
+            targets = self._targets(module, node)
+            unit.reaches |= {target for _, target, _ in targets if target is not None}
+            if isinstance(node, ast.ImportFrom):
+                unit.reads_from |= {
+                    (target, alias.name)
+                    for (_, target, _), alias in zip(targets, node.names, strict=True)
+                }
 
     def _mark_dynamic(self, scans: dict):
         """Keep all code of modules whose names are looked up by computed strings."""
@@ -229,87 +250,70 @@ class CodeBase:
 
     # -- what counts -----------------------------------------------------------------
 
-    def _prune(self):
-        """Leave out, to a fixed point, the plain assignments and imports nobody reads.
-
-        A name bound at the top of module M is read when M's kept code names it, when kept
-        code anywhere imports it from M by name, or when it is an attribute name or a
-        string in kept code anywhere (``x.NAME``, ``getattr(x, "NAME")``): declarations
-        left out, readers included.
-        """
-        while True:
+    def slice(self, *roots) -> dict[str, frozenset]:
+        """Module -> indices of its top-level units that count for these roots (see the
+        module docstring: reached modules, counted units, names read)."""
+        key = tuple(sorted({self._check_root(root) for root in roots}))
+        if key in self._slices:
+            return self._slices[key]
+        needed = {rel: set() for rel in key}
+        changed = True
+        while changed:
+            changed = False
             opened = set(self._reader_opened)
-            targeted = {rel: set() for rel in self.modules}
+            targeted = {}
             for target, name in self._reader_from:
-                targeted[target].add(name)
-            local = {}
-            for rel, module in self.modules.items():
-                if self.is_declaration(rel):
-                    continue
+                targeted.setdefault(target, set()).add(name)
+            local, reach = {}, set()
+            for rel, have in needed.items():
+                units = self.modules[rel].units
                 local[rel] = set()
-                for unit in module.units:
-                    if unit.kept:
-                        local[rel] |= unit.uses
-                        opened |= unit.opened
-                        for target, name in unit.reads_from:
-                            if target is not None:
-                                targeted[target].add(name)
-            dropped = False
-            for rel, module in self.modules.items():
-                if module.dynamic:
-                    continue
-                live = local.get(rel, set()) | targeted[rel] | opened
-                for unit in module.units:
-                    if unit.kept and unit.prunable and not unit.defines & live:
-                        unit.kept = False
-                        dropped = True
-            if not dropped:
-                return
-
-    def imports(self, rel: str) -> set[str]:
-        """The library modules that the kept code of ``rel`` imports (declarations left out)."""
-        if rel in self._imports:
-            return self._imports[rel]
-        module = self.modules[rel]
-        found = set()
-        for unit in module.units:
-            if not unit.kept:
-                continue
-            for node in ast.walk(unit.node):
-                if isinstance(node, ast.Import | ast.ImportFrom):
-                    found |= {t for _, t, _ in self._targets(module, node) if t is not None}
-        found = {t for t in found if not self.is_declaration(t) and t != rel}
-        self._imports[rel] = found
-        return found
+                for i in have:
+                    local[rel] |= units[i].uses
+                    opened |= units[i].opened
+                    reach |= units[i].reaches
+                    for target, name in units[i].reads_from:
+                        targeted.setdefault(target, set()).add(name)
+            for rel in reach:
+                if rel not in needed and not self.is_declaration(rel):
+                    needed[rel] = set()
+                    changed = True
+            for rel, have in needed.items():
+                module = self.modules[rel]
+                live = local.get(rel, set()) | targeted.get(rel, set()) | opened
+                for i, unit in enumerate(module.units):
+                    if i not in have and (
+                        (rel in key and isinstance(unit.node, _DEFINITIONS))
+                        or module.dynamic
+                        or not unit.prunable
+                        or unit.defines & live
+                    ):
+                        have.add(i)
+                        changed = True
+        self._slices[key] = {rel: frozenset(have) for rel, have in needed.items()}
+        return self._slices[key]
 
     def closure(self, *roots) -> list[str]:
-        """The roots and every library module they import, transitively, sorted."""
-        todo = [self._check_root(root) for root in roots]
-        seen = set()
-        while todo:
-            rel = todo.pop()
-            if rel in seen:
-                continue
-            seen.add(rel)
-            todo.extend(self.imports(rel) - seen)
-        return sorted(seen)
+        """The roots and every library module their code imports, transitively, sorted."""
+        return sorted(self.slice(*roots))
 
-    def normal_form(self, rel: str) -> str:
-        """The text of ``rel`` that its hash is made of (see the module docstring)."""
-        if rel in self._normal:
-            return self._normal[rel]
-        kept = [u for u in self.modules[rel].units if u.kept]
+    def normal_form(self, rel: str, units=None) -> str:
+        """The text of ``rel`` (of these units of it; default: all) that hashes are made of."""
+        units = frozenset(range(len(self.modules[rel].units)) if units is None else units)
+        if (rel, units) in self._normal:
+            return self._normal[rel, units]
+        kept = [u for i, u in enumerate(self.modules[rel].units) if i in units]
         imports = sorted({u.text for u in kept if u.text})
         future = [_dump(u.node) for u in kept if _is_future(u.node)]
         rest = [_dump(u.node) for u in kept if not u.text and not _is_future(u.node)]
-        self._normal[rel] = "\n".join([*future, *imports, *rest])
-        return self._normal[rel]
+        self._normal[rel, units] = "\n".join([*future, *imports, *rest])
+        return self._normal[rel, units]
 
     def hash(self, *roots) -> str:
-        """Short hash of the closure of ``roots``: relative paths and normal forms."""
+        """Short hash of what the roots' code needs: relative paths and normal forms."""
         digest = hashlib.sha256()
-        for rel in self.closure(*roots):
-            digest.update(f"{rel}\0{self.normal_form(rel)}\0".encode())
+        for rel, units in sorted(self.slice(*roots).items()):
+            digest.update(f"{rel}\0{self.normal_form(rel, units)}\0".encode())
         return digest.hexdigest()[:16]
 
     def _check_root(self, root) -> str:
@@ -349,8 +353,8 @@ class _Scan:
     def read(self, node) -> tuple[frozenset, frozenset, list]:
         """What ``node`` may read: every name in it (names, attributes, imported names,
         identifier-like words of strings); the attribute names and string words alone,
-        which may read another module's names; its ``from ... import`` statements."""
-        local, opened, from_imports = set(), set(), []
+        which may read another module's names; its import statements."""
+        local, opened, imports = set(), set(), []
         stack = [node]
         while stack:
             sub = stack.pop()
@@ -372,11 +376,11 @@ class _Scan:
                 opened.update(_WORD.findall(sub.value))
             elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
                 self._call(sub)
-            elif isinstance(sub, ast.ImportFrom):
-                from_imports.append(sub)
-                if any(a.name == "*" for a in sub.names):
+            elif isinstance(sub, ast.Import | ast.ImportFrom):
+                imports.append(sub)
+                if isinstance(sub, ast.ImportFrom) and any(a.name == "*" for a in sub.names):
                     self.star_imports.append(sub)
-        return frozenset(local | opened), frozenset(opened), from_imports
+        return frozenset(local | opened), frozenset(opened), imports
 
     def _call(self, call: ast.Call):
         if call.func.id in _DYNAMIC_CALLS:
