@@ -103,6 +103,17 @@ def test_docstrings_comments_layout_and_import_order_change_no_hash(lib):
     assert method_hashes(lib, modules=True) == before
 
 
+def test_reordering_definitions_changes_no_hash(lib):
+    before = method_hashes(lib, modules=True)
+    steps = lib / "methods" / "_blufs_steps.py"
+    text = steps.read_text()
+    first = text.index("def _fro(")
+    second = text.index("def row_support(")
+    third = text.index("def simplex_columns(")
+    steps.write_text(text[:first] + text[second:third] + text[first:second] + text[third:])
+    assert method_hashes(lib, modules=True) == before
+
+
 def test_metadata_constants_no_numerics_read_change_no_hash(lib):
     before = method_hashes(lib)
     ndfs = lib / "methods" / "ndfs.py"

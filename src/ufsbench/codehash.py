@@ -27,7 +27,9 @@ The hash is made of each reached module's path relative to the package
 syntax trees (so comments and layout never count) without docstrings or other bare
 string statements and without function argument and return annotations (class-level
 annotations stay: dataclasses read them), imports resolved (``from ..graph import x`` and
-``from ufsbench.graph import x`` agree) and sorted, the rest in source order; a text
+``from ufsbench.graph import x`` agree) and sorted, the rest in source order -- but for
+definitions, sorted by name when their order is immaterial (every top-level statement is
+an import, a plain assignment or a definition, each binding its own names); a text
 without positions and empty fields, stable across machines and Python versions.
 
 So metadata beside a method (``GRID``, ``REFERENCE``, a ``Param(...)`` table and the
@@ -302,12 +304,32 @@ class CodeBase:
         units = frozenset(range(len(self.modules[rel].units)) if units is None else units)
         if (rel, units) in self._normal:
             return self._normal[rel, units]
-        kept = [u for i, u in enumerate(self.modules[rel].units) if i in units]
+        module = self.modules[rel]
+        kept = [u for i, u in enumerate(module.units) if i in units]
         imports = sorted({u.text for u in kept if u.text})
         future = [_dump(u.node) for u in kept if _is_future(u.node)]
-        rest = [_dump(u.node) for u in kept if not u.text and not _is_future(u.node)]
-        self._normal[rel, units] = "\n".join([*future, *imports, *rest])
+        rest = [u for u in kept if not u.text and not _is_future(u.node)]
+        if self._definitions_commute(module):
+            definitions = sorted(
+                (u for u in rest if isinstance(u.node, _DEFINITIONS)), key=lambda u: u.node.name
+            )
+            rest = [u for u in rest if not isinstance(u.node, _DEFINITIONS)] + definitions
+        body = [*future, *imports, *(_dump(u.node) for u in rest)]
+        self._normal[rel, units] = "\n".join(body)
         return self._normal[rel, units]
+
+    @staticmethod
+    def _definitions_commute(module: _Module) -> bool:
+        """Whether the order of the module's definitions is immaterial: every top-level
+        statement is an import, a plain assignment or a purely decorated definition, and
+        each binds names no other binds. Then every name has one value ever, and any order
+        of the definitions that imports gives the same namespace."""
+        bound = []
+        for unit in module.units:
+            if not unit.prunable and not _is_future(unit.node):
+                return False
+            bound.extend(unit.defines)
+        return len(bound) == len(set(bound))
 
     def hash(self, *roots) -> str:
         """Short hash of what the roots' code needs: relative paths and normal forms."""
