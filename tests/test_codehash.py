@@ -233,6 +233,11 @@ def test_dynamic_lookup_keeps_every_constant(tmp_path):
     before = CodeBase(pkg).hash("user.py")
     (pkg / "n.py").write_text("B = 2\n")
     assert CodeBase(pkg).hash("user.py") != before
+    lazy = "def f(name):\n    from . import n\n\n    return getattr(n, name)\n"
+    (pkg / "user.py").write_text(lazy)  # the data loader's pattern: a lazy import
+    before = CodeBase(pkg).hash("user.py")
+    (pkg / "n.py").write_text("B = 3\n")
+    assert CodeBase(pkg).hash("user.py") != before
 
 
 def test_every_rule_root_of_the_workflow_exists(code):

@@ -244,11 +244,13 @@ class CodeBase:
                 source = self.by_dotted.get(self._resolve_from(module, node) or "")
                 if source is not None:
                     self.modules[source].dynamic = True
-            for unit in module.units:
-                if isinstance(unit.node, ast.Import | ast.ImportFrom):
-                    for bound, target, _ in self._targets(module, unit.node):
-                        if target is not None and bound in scan.getattr_of:
-                            self.modules[target].dynamic = True
+            imports = [
+                u.node for u in module.units if isinstance(u.node, ast.Import | ast.ImportFrom)
+            ]
+            for node in imports + scan.imports:
+                for bound, target, _ in self._targets(module, node):
+                    if target is not None and bound in scan.getattr_of:
+                        self.modules[target].dynamic = True
 
     # -- what counts -----------------------------------------------------------------
 
@@ -371,6 +373,7 @@ class _Scan:
         self.dynamic = False  # globals(), vars(), __dict__ or import *
         self.star_imports = []  # ImportFrom nodes with *
         self.getattr_of = set()  # names whose attributes getattr reads by a computed name
+        self.imports = []  # every import statement seen, at the top or nested
 
     def read(self, node) -> tuple[frozenset, frozenset, list]:
         """What ``node`` may read: every name in it (names, attributes, imported names,
@@ -400,6 +403,7 @@ class _Scan:
                 self._call(sub)
             elif isinstance(sub, ast.Import | ast.ImportFrom):
                 imports.append(sub)
+                self.imports.append(sub)
                 if isinstance(sub, ast.ImportFrom) and any(a.name == "*" for a in sub.names):
                     self.star_imports.append(sub)
         return frozenset(local | opened), frozenset(opened), imports
