@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ufsbench.plan import Plan, command_line_methods, expand_grid, setting_id, source_hash
+from ufsbench.plan import Plan, command_line_methods, expand_grid, setting_id
 
 REGISTRY = {
     "toy": SimpleNamespace(n_classes=3, n_features=20, feature_counts=[2, 4, 6], multilabel=False),
@@ -196,25 +196,6 @@ def test_seeds_depend_on_identity_only():
     plan = make_plan()
     assert plan.seed("toy", "lapscore", "t=1") == make_plan().seed("toy", "lapscore", "t=1")
     assert plan.seed("toy", "lapscore", "t=1") != plan.seed("toy", "lapscore", "t=0.5")
-
-
-def test_source_hash_follows_code_not_docstrings_comments_or_layout(tmp_path):
-    path = tmp_path / "m.py"
-    path.write_text('"""Module."""\n\n\ndef f(x):\n    """Twice."""\n    return 2 * x\n')
-    before = source_hash(path)
-    path.write_text(
-        '"""Module, reworded."""\n\n\ndef f(x):  # why\n    """Twice x."""\n\n    return 2*x\n'
-    )
-    assert source_hash(path) == before
-    path.write_text('"""Module."""\n\n\ndef f(x):\n    return 3 * x\n')
-    assert source_hash(path) != before
-    path.write_text('def f(x):\n    """Twice."""\n    "not a docstring"\n    return 2 * x\n')
-    assert source_hash(path) != before  # a second string statement is code
-    other = tmp_path / "notes.tsv"
-    other.write_text("a\t1\n")
-    before = source_hash(other)
-    other.write_text("a\t1 \n")
-    assert source_hash(other) != before  # other files: every byte counts
 
 
 def test_command_line_methods_take_the_last_source_whole():

@@ -363,42 +363,6 @@ class Plan:
         return derive_seed(dataset, method, sid)
 
 
-def source_hash(*files) -> str:
-    """Short hash of source files, so editing a method's module re-runs its jobs.
-
-    A Python file counts by its syntax tree without docstrings: editing comments,
-    docstrings or layout re-runs nothing (a shared helper's docstring would otherwise re-run
-    every method's jobs), while any change to the code does. Other files count by their bytes.
-    """
-    import hashlib
-
-    digest = hashlib.sha256()
-    for file in files:
-        path = Path(file)
-        content = path.read_bytes()
-        if path.suffix == ".py":
-            content = _code_without_docstrings(content).encode()
-        digest.update(content)
-    return digest.hexdigest()[:16]
-
-
-def _code_without_docstrings(source: bytes) -> str:
-    import ast
-
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            node.body = body[1:] or [ast.Pass()]
-    return ast.dump(tree)
-
-
 def unavailable_datasets(
     names, registry, mirror, *, raw_root="data/raw", probe=True, source_base=None
 ) -> dict[str, str]:
@@ -420,9 +384,7 @@ def unavailable_datasets(
             continue
         target = entry.file_entry
         raw = Path(raw_root) / target.name / target.file if target is not None else None
-        reason = unavailable_reason(
-            entry, raw, mirror=mirror, probe=probe, source_base=source_base
-        )
+        reason = unavailable_reason(entry, raw, mirror=mirror, probe=probe, source_base=source_base)
         if reason is not None:
             reasons[name] = reason
             print(f"ufsbench: skipping {reason}", file=sys.stderr)

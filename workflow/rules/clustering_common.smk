@@ -64,6 +64,5 @@ def clustering_outputs():
     ]
 
 
-SPARSE_GRAPH_CODE = [
-    f"sparse_graph/{p.name}" for p in sorted((LIB / "sparse_graph").glob("*.py"))
-]
+# The package the clustering scripts import: code_hash follows its imports.
+SPARSE_GRAPH_CODE = ["sparse_graph/__init__.py"]

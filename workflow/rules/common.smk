@@ -7,6 +7,7 @@ import yaml
 from snakemake.utils import validate
 from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
+from ufsbench.codehash import CodeBase
 from ufsbench.limits import check_plan_size
 from ufsbench.names import check_config_names, inside_run
 from ufsbench.plan import (
@@ -14,7 +15,6 @@ from ufsbench.plan import (
     available_datasets,
     command_line_methods,
     expand_grid,
-    source_hash,
     typed_overrides,
 )
 from ufsbench.tuning import stage2_part_count
@@ -65,6 +65,16 @@ TASKS = tasks(config)
 # the shared k-NN graph (config graph.source / graph.params), or None.
 FS_GRAPH = fs_graph_setting(PLAN.graph_config)
 LIB = Path(ufsbench.__file__).parent
+# The library's code as jobs hash it: numerics only (see ufsbench.codehash). The scripts
+# are readers: a library constant one of them reads counts.
+CODE = CodeBase(
+    LIB,
+    readers=[
+        script
+        for folder in ("scripts", "workflow/scripts")
+        for script in sorted(Path(workflow.basedir, folder).glob("*.py"))
+    ],
+)
 METRICS = ["acc", "nmi_max", "nmi_sqrt"]
 
 
@@ -76,8 +86,9 @@ wildcard_constraints:
 
 
 def code_hash(*modules):
-    """Hash of the library modules a job runs, so editing one re-runs its jobs."""
-    return source_hash(*(LIB / module for module in modules))
+    """Hash of these library modules and those they import, transitively (numerics
+    only), so editing the code a job runs re-runs it and editing any other does not."""
+    return CODE.hash(*modules)
 
 
 def entry_of(wildcards):
@@ -137,23 +148,13 @@ def eval_settings(wildcards):
 
 
 def method_code(wildcards):
-    """The method's module, its shared helpers and the API that runs it."""
+    """The method's module, the helpers it imports and the API that runs it."""
     return _method_code(wildcards.method)
 
 
 @functools.cache
 def _method_code(method):
-    spec = PLAN.specs[method]
-    helpers = sorted(p.name for p in (LIB / "methods").glob("_*.py"))
-    return code_hash(
-        "api.py",
-        "graph.py",
-        "methods/base.py",
-        "methods/params.py",
-        *(f"methods/{p.name}" for p in sorted((LIB / "methods").glob("registry*.py"))),
-        f"methods/{spec.module}.py",
-        *(f"methods/{name}" for name in helpers),
-    )
+    return code_hash("api.py", f"methods/{PLAN.specs[method].module}.py")
 
 
 def all_scores():
