@@ -53,7 +53,13 @@ def code():
 
 def test_ndfs_closure_is_its_module_and_what_it_imports(code):
     closure = code.closure(*method_roots("ndfs"))
-    assert closure == ["api.py", "graph.py", "methods/base.py", "methods/ndfs.py"]
+    assert closure == [
+        "api.py",
+        "graph.py",
+        "methods/base.py",
+        "methods/ndfs.py",
+        "validation.py",  # rank_features checks every input first
+    ]
 
 
 def test_blufs_closure_has_its_helpers_and_no_other(code):
