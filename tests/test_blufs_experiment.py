@@ -230,13 +230,14 @@ def test_unavailable_datasets_are_skipped_with_a_reason(tmp_path, capsys):
     assert registry["lung"].sha256 is None and registry["mstar"].n_features == 1024
     empty = tmp_path / "mirror"
     empty.mkdir()
-    reason = unavailable_reason(registry["jaffe"], None, mirror=empty)
-    assert "jaffe" in reason and "serves a different file" in reason
-    kept = available_datasets(["wine", "jaffe"], registry, empty, raw_root=tmp_path)
+    # a gated file (no public copy) is never available without a local copy, offline or not
+    reason = unavailable_reason(registry["mpie_s1"], None, mirror=empty)
+    assert "mpie_s1" in reason and "no public URL" in reason
+    kept = available_datasets(["wine", "mpie_s1"], registry, empty, raw_root=tmp_path)
     assert kept == ["wine"]
-    assert "skipping dataset 'jaffe'" in capsys.readouterr().err
+    assert "skipping dataset 'mpie_s1'" in capsys.readouterr().err
     with pytest.raises(ValueError, match="none of"):
-        available_datasets(["jaffe"], registry, empty, raw_root=tmp_path)
+        available_datasets(["mpie_s1"], registry, empty, raw_root=tmp_path)
 
 
 # -- the synthetic experiment ----------------------------------------------------------------
@@ -359,8 +360,10 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     table8 = (tmp_path / "results" / "timings" / "blufs_table8.md").read_text()
     assert "| wine |" in table8 and "Load average during the runs" in table8
     runtime = pd.read_csv(tmp_path / "results/wine/blufs/runtime.tsv", sep="\t").iloc[0]
-    # One BLAS thread: the call's CPU seconds stay near its wall seconds, never far above.
-    assert 0 < runtime["mean_cpu_seconds"] <= 1.5 * runtime["mean_seconds"] + 0.05
+    # Timed on one BLAS/OpenMP thread (the pools threadpoolctl saw, each limited to 1).
+    assert runtime["mean_cpu_seconds"] > 0 and runtime["mean_seconds"] > 0
+    pools = str(runtime["blas_threads"]).split(";")
+    assert pools and all(p.rsplit(":", 1)[1] == "1" for p in pools), pools
     _assert_stage2_parts_equal_the_serial_search(tmp_path, config, parts=2)
     # Everything is up to date: a second plan has nothing to do.
     again = run_snakemake(tmp_path, "-n", *targets)
