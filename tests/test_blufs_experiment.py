@@ -325,16 +325,16 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     write_config(tmp_path, config)
     # Only the experiment's outputs: the spine's t-tests and curves are tested elsewhere.
     targets = [
-        f"results/tables/blufs_{name}"
+        f"results/blufs/tables/blufs_{name}"
         for name in ("vs_paper.tsv", "table2.md", "table5.md", "table7.md", "table8.md")
     ]
-    targets += [f"results/figures/blufs/{name}.png" for name in
+    targets += [f"results/blufs/figures/blufs/{name}.png" for name in
                 ("cd_acc", "synthetic_synthetic_planted", "sensitivity_wine", "stability_wine",
                  "correlation_wine", "convergence_wine")]  # fmt: skip
     result = run_snakemake(tmp_path, "--cores", "2", *targets)
     assert "skipping dataset 'lung'" in result.stderr
-    tables = tmp_path / "results" / "tables"
-    stage2 = pd.read_csv(tmp_path / "results/wine/blufs/stage2/scores.tsv", sep="\t")
+    tables = tmp_path / "results" / "blufs" / "tables"
+    stage2 = pd.read_csv(tmp_path / "results/blufs/wine/blufs/stage2/scores.tsv", sep="\t")
     assert set(stage2["params"].str.extract(r"lam=([^,]+)")[0]) == {"0.1", "10"}
     scores = pd.read_csv(tables / "scores.tsv", sep="\t")
     assert len(stage2) and set(stage2["params"]) <= set(scores["params"])
@@ -346,15 +346,15 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     assert not others.str.contains("WINE").any()
     assert (tables / "blufs_table2.md").read_text().startswith("**Table II")
     assert "Case I" in (tables / "blufs_table5.md").read_text()
-    assert (tmp_path / "results/figures/blufs/cd_acc.png").stat().st_size > 0
+    assert (tmp_path / "results/blufs/figures/blufs/cd_acc.png").stat().st_size > 0
     picks = pd.read_csv(tables / "blufs_synthetic_synthetic_planted.tsv", sep="\t")
     assert picks["method"].tolist() == ["blufs"] and picks["hits"].iloc[0] in (0, 1, 2)
-    figures = tmp_path / "results/figures/blufs"
+    figures = tmp_path / "results/blufs/figures/blufs"
     for name in ("sensitivity", "stability", "correlation", "convergence"):
         assert (figures / f"{name}_wine.png").stat().st_size > 0, name
     table8 = (tables / "blufs_table8.md").read_text()
     assert "| wine |" in table8 and "Load average during the runs" in table8
-    runtime = pd.read_csv(tmp_path / "results/wine/blufs/runtime.tsv", sep="\t").iloc[0]
+    runtime = pd.read_csv(tmp_path / "results/blufs/wine/blufs/runtime.tsv", sep="\t").iloc[0]
     # One BLAS thread: the call's CPU seconds stay near its wall seconds, never far above.
     assert 0 < runtime["mean_cpu_seconds"] <= 1.5 * runtime["mean_seconds"] + 0.05
     _assert_stage2_parts_equal_the_serial_search(tmp_path, config, parts=2)
@@ -371,15 +371,15 @@ def _assert_stage2_parts_equal_the_serial_search(workdir, config, parts):
     from ufsbench.io import load_data, load_selections, write_table
     from ufsbench.tuning import run_settings
 
-    stage2 = workdir / "results/wine/blufs/stage2"
+    stage2 = workdir / "results/blufs/wine/blufs/stage2"
     assert sorted(p.name for p in stage2.glob("part*")) == [f"part{p}" for p in range(parts)]
     for p in range(parts):
-        assert (workdir / f"logs/blufs/stage2/wine/blufs/part{p}.log").stat().st_size > 0
-        assert (workdir / f"results/benchmarks/stage2/wine/blufs/part{p}.tsv").is_file()
+        assert (workdir / f"logs/blufs/blufs/stage2/wine/blufs/part{p}.log").stat().st_size > 0
+        assert (workdir / f"results/blufs/benchmarks/stage2/wine/blufs/part{p}.tsv").is_file()
         assert len(pd.read_csv(stage2 / f"part{p}/scores.tsv", sep="\t")), f"part {p} is empty"
-    X, y, _ = load_data(workdir / "results/wine/data.npz")
-    stage1 = pd.concat([pd.read_csv(f, sep="\t") for f in (workdir / "results/wine/blufs").glob(
-        "c*/scores.tsv")])  # fmt: skip
+    X, y, _ = load_data(workdir / "results/blufs/wine/data.npz")
+    chunks = (workdir / "results/blufs/wine/blufs").glob("c*/scores.tsv")
+    stage1 = pd.concat([pd.read_csv(f, sep="\t") for f in chunks])
     spec = get_method("blufs")
     settings = {sid: parse_setting_id(spec, sid) for sid in stage1["params"].unique()}
     blufs = config["blufs"]

@@ -54,11 +54,11 @@ def prepare(tmp_path, name, config):
 
 def assert_same_tables(a, b):
     for name in TABLES:
-        assert (a / "results" / "tables" / name).read_bytes() == (
-            b / "results" / "tables" / name
+        assert (a / "results" / "default" / "tables" / name).read_bytes() == (
+            b / "results" / "default" / "tables" / name
         ).read_bytes(), name
     scores = [
-        pd.read_csv(w / "results" / "tables" / "scores.tsv", sep="\t").drop(
+        pd.read_csv(w / "results" / "default" / "tables" / "scores.tsv", sep="\t").drop(
             columns="select_seconds"
         )
         for w in (a, b)
@@ -145,7 +145,7 @@ def test_killed_run_resumes_to_identical_tables(tmp_path, local_run):
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    results = workdir / "results" / "wine"
+    results = workdir / "results" / "default" / "wine"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None:
         if len(list(results.glob("*/c0/selection.npz"))) >= 2:
@@ -155,7 +155,7 @@ def test_killed_run_resumes_to_identical_tables(tmp_path, local_run):
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     done = list(results.glob("*/c0/selection.npz"))
-    assert not (workdir / "results" / "tables" / "summary.tsv").exists()
+    assert not (workdir / "results" / "default" / "tables" / "summary.tsv").exists()
     for path in done:  # whatever exists is whole: outputs are written atomically
         assert load_selections(path)
     run(workdir, "--unlock")

@@ -5,18 +5,18 @@ localrules:
 
 rule figure_curves:
     input:
-        "results/tables/curves.tsv",
+        res("tables/curves.tsv"),
     output:
         png=report(
-            "results/figures/{dataset}/curves.png",
+            res("figures/{dataset}/curves.png"),
             caption="../report/curves.rst",
             category="Figures",
             subcategory="{dataset}",
             labels={"dataset": "{dataset}", "figure": "scores vs number of features"},
         ),
-        pdf="results/figures/{dataset}/curves.pdf",
+        pdf=res("figures/{dataset}/curves.pdf"),
     log:
-        "logs/figures/{dataset}/curves.log",
+        logs("figures/{dataset}/curves.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -29,18 +29,18 @@ rule figure_curves:
 
 rule figure_convergence:
     input:
-        "results/tables/convergence.tsv",
+        res("tables/convergence.tsv"),
     output:
         png=report(
-            "results/figures/{dataset}/convergence.png",
+            res("figures/{dataset}/convergence.png"),
             caption="../report/convergence.rst",
             category="Figures",
             subcategory="{dataset}",
             labels={"dataset": "{dataset}", "figure": "convergence"},
         ),
-        pdf="results/figures/{dataset}/convergence.pdf",
+        pdf=res("figures/{dataset}/convergence.pdf"),
     log:
-        "logs/figures/{dataset}/convergence.log",
+        logs("figures/{dataset}/convergence.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
