@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.aggregate import curves, render_latex, render_markdown, summary
+from ufsbench.aggregate import curves, render_latex, render_summary_markdown, summary
 from ufsbench.io import write_table, write_text
 
 log = joblog.setup(snakemake.log[0])
@@ -14,5 +14,8 @@ log.info("%d score rows, %d curve points, %d summary cells", len(scores), len(ta
 write_table(snakemake.output.scores, scores)
 write_table(snakemake.output.curves, table)
 write_table(snakemake.output.summary, means)
-write_text(snakemake.output.markdown, render_markdown(means))
+write_text(
+    snakemake.output.markdown,
+    render_summary_markdown(means, repeats=int(scores["repeat"].nunique())),
+)
 write_text(snakemake.output.latex, render_latex(means))

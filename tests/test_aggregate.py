@@ -6,7 +6,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ufsbench.aggregate import curves, render_latex, render_markdown, summary
+from ufsbench.aggregate import (
+    curves,
+    render_latex,
+    render_markdown,
+    render_summary_markdown,
+    summary,
+)
+from ufsbench.stats import paired_ttests
 
 
 def make_scores(rows):
@@ -135,16 +142,27 @@ def test_summary_mean_and_std_by_hand(scores):
     assert np.isnan(allfea["std"]) and allfea["n_counts"] == 1
 
 
-def test_render_markdown_bolds_best_per_row(scores):
+def test_render_markdown_bolds_the_t_tests_best_per_row(scores):
+    """Bold is the best of the methods the t-tests compare: AllFea never (issue 26)."""
     text = render_markdown(summary(curves(scores)), metric="acc")
     assert "| dataset | ndfs | allfea |" in text
     # wine oracle: ndfs 75.00 ± 7.07 beats allfea 60.00.
     assert "| wine | **75.00 ± 7.07** | 60.00 |" in text
-    # zoo oracle: allfea 40.00 beats ndfs (40 + 20) / 2 = 30.00 ± 14.14.
-    assert "| zoo | 30.00 ± 14.14 | **40.00** |" in text
-    # default protocol, wine: a tie (60.00 each) bolds both.
-    assert "| wine | **60.00 ± 14.14** | **60.00** |" in text
+    # zoo oracle: allfea's 40.00 is larger, but allfea is not compared: ndfs is the best.
+    assert "| zoo | **30.00 ± 14.14** | 40.00 |" in text
+    assert "| wine | **60.00 ± 14.14** | 60.00 |" in text
     assert "acc, oracle protocol" in text and "acc, default protocol" in text
+    tests = paired_ttests(curves(scores))
+    assert set(tests["best_method"]) == {"ndfs"}
+
+
+def test_summary_markdown_explains_the_spread_and_shows_every_metric(scores):
+    text = render_summary_markdown(summary(curves(scores)), repeats=2)
+    assert "mean ± std over the feature-count grid" in text and "2 k-means runs" in text
+    assert "allfea is not compared" in text
+    for title in ("## ACC", "## NMI, MI / max(H(Y), H(C))", "## NMI, MI / sqrt(H(Y) H(C))"):
+        assert title in text
+    assert text.count("oracle protocol") == 3
 
 
 def test_render_latex_bolds_best_per_row(scores):
