@@ -192,3 +192,48 @@ def test_render_latex_escapes_names():
 def test_render_rejects_unknown_metric(scores):
     with pytest.raises(ValueError, match="unknown metric 'f1'"):
         render_markdown(summary(curves(scores)), metric="f1")
+
+
+def test_repeat_spread_is_the_std_of_the_chosen_settings_repeats(scores):
+    from ufsbench.aggregate import repeat_spread
+
+    table = repeat_spread(curves(scores), scores)
+    oracle = pick(table, dataset="wine", method="ndfs", protocol="oracle", metric="acc")
+    # m=5: a=1 (0.6, 0.8) is chosen; m=10: a=2 (0.7, 0.9); std of two values = |a-b|/sqrt 2
+    assert np.allclose(oracle.sort_values("n_features")["std"], [20 / np.sqrt(2)] * 2)
+    zoo = pick(table, dataset="zoo", method="allfea", protocol="oracle", metric="acc")
+    assert np.allclose(zoo["std"], 0.0)
+    assert len(table) == len(curves(scores))
+
+
+def test_curves_figure_has_a_row_per_method_with_repeat_bands(scores):
+    """See issue 26, item 8: small multiples with error bands, AllFea as a reference."""
+    from ufsbench.aggregate import repeat_spread
+    from ufsbench.plots import plot_curves, plt
+
+    fig = plot_curves(repeat_spread(curves(scores), scores), "wine")
+    axes = fig.axes
+    assert len(axes) == 1 * 4  # ndfs only (allfea is the dashed line), 2 protocols x 2 metrics
+    assert all(len(ax.collections) == 1 for ax in axes)  # the band
+    assert axes[0].get_ylabel() == "ndfs"
+    plt.close(fig)
+
+
+def test_convergence_figure_labels_settings_and_counts_whole_iterations():
+    from ufsbench.plots import plot_convergence, plt
+
+    traces = pd.DataFrame(
+        [
+            {"dataset": "d", "method": "ndfs", "params": p, "is_default": p == "a=1",
+             "iteration": i, "objective": 10.0 / i + k}
+            for k, p in enumerate(["a=1", "a=2"])
+            for i in range(1, 4)
+        ]
+    )  # fmt: skip
+    fig = plot_convergence(traces, "d")
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["default: a=1", "a=2"]
+    fig.canvas.draw()
+    assert all(float(t).is_integer() for t in ax.get_xticks())
+    plt.close(fig)

@@ -438,7 +438,9 @@ def test_sensitivity_grids_read_both_stages_at_the_winning_count():
     assert grid.loc[10.0, 10.0] == pytest.approx(130.0) and grid.loc[1.0, 1.0] == pytest.approx(
         30.0
     )
-    assert len(plot_sensitivity([first, second], "d", s).axes) == 4  # 2 panels + colour bars
+    fig = plot_sensitivity([first, second], "d", s)
+    assert len(fig.axes) == 3  # 2 panels and one colour bar: one scale (issue 26)
+    assert fig.axes[0].images[0].get_clim() == fig.axes[1].images[0].get_clim()
 
 
 def test_redundancy_of_correlated_columns():

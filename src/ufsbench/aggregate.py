@@ -149,6 +149,28 @@ def _in_order(frame: pd.DataFrame, scores: pd.DataFrame, protocols) -> pd.DataFr
     return frame.drop(columns=sort_cols).reset_index(drop=True)
 
 
+def repeat_spread(curves: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """``curves`` with ``std``: the spread over k-means repeats of each curve point.
+
+    A point of a curve is the mean over repeats of the chosen setting (``params``) at one
+    feature count; ``std`` (in %, ddof=1; NaN for one repeat) is those repeats' standard
+    deviation, the error band of the curves figure.
+    """
+    per_repeat = scores.melt(
+        id_vars=[*_SETTING, "n_features", "repeat"],
+        value_vars=list(METRICS),
+        var_name="metric",
+        value_name="score",
+    )
+    std = (
+        per_repeat.groupby([*_SETTING, "n_features", "metric"], sort=False)["score"].std(ddof=1)
+        * 100.0
+    ).rename("std")
+    return curves.merge(
+        std.reset_index(), on=[*_SETTING, "n_features", "metric"], how="left", sort=False
+    )
+
+
 def summary(curves: pd.DataFrame) -> pd.DataFrame:
     """Mean and spread of every curve over its feature-count grid.
 

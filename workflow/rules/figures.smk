@@ -5,7 +5,8 @@ localrules:
 
 rule figure_curves:
     input:
-        res("tables/curves.tsv"),
+        curves=res("tables/curves.tsv"),
+        scores=res("tables/scores.tsv"),
     output:
         png=report(
             res("figures/{dataset}/curves.png"),
@@ -22,7 +23,7 @@ rule figure_curves:
     threads: 1
     params:
         dataset="{dataset}",
-        code=code_hash("plots.py"),
+        code=code_hash("plots.py", "aggregate.py"),
     script:
         "../../scripts/figure_curves.py"
 
