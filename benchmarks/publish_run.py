@@ -8,6 +8,8 @@ tables from every run published there:
     python benchmarks/publish_run.py RUN_DIR --config config/experiments/lsdcl.yaml \
         --into measured/lsdcl [--replace]
 
+``RUN_DIR`` is the folder the run ran in; its outputs are read from
+``RUN_DIR/results/<experiment>/`` (the config's ``experiment``).
 ``INTO/runs/<datasets>/`` receives the run's Tables 2-3 (TSV), its comparison with the
 paper, the convergence figure's data, the cross-validation tables, its per-dataset figures
 (PNG), its cost per dataset and method (from the benchmark files) and ``run.json`` (commit,

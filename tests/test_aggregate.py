@@ -233,7 +233,7 @@ def test_convergence_figure_labels_settings_and_counts_whole_iterations():
     fig = plot_convergence(traces, "d")
     ax = fig.axes[0]
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["default: a=1", "a=2"]
+    assert labels == ["default: a=1", "a=2"]  # only the parameters that differ
     fig.canvas.draw()
     assert all(float(t).is_integer() for t in ax.get_xticks())
     plt.close(fig)

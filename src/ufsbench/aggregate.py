@@ -192,12 +192,13 @@ def render_summary_markdown(
     summary: pd.DataFrame, metrics=METRICS, *, digits: int = 2, repeats: int | None = None
 ) -> str:
     """``summary.md``: a legend, then :func:`render_markdown`'s tables of every metric."""
-    counts = summary.groupby(["dataset", "method"])["n_counts"].max()
+    counts = summary.groupby("dataset", sort=False)["n_counts"].max()
     per_run = f"{repeats} k-means runs" if repeats else "the k-means runs"
     legend = (
         "# Summary: clustering scores of the selected features (%)\n\n"
         "A cell is **mean ± std over the feature-count grid**: each method is scored at "
-        f"every feature count of the dataset ({counts.min()} to {counts.max()} counts), "
+        f"every feature count of the dataset's grid ({counts.min()} to {counts.max()} counts "
+        "per dataset), "
         f"each score the mean of {per_run}, and the cell gives the mean and the standard "
         "deviation (ddof = 1) of those per-count scores. The ± is therefore how much the "
         "score moves with the number of features, not a confidence interval. A cell "

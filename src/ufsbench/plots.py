@@ -122,6 +122,7 @@ def plot_convergence(traces, dataset, *, max_traces=20, max_labelled=6):
     for ax, method in zip(axes[0], methods, strict=False):
         part = data[data["method"] == method]
         settings = list(part.groupby("params", sort=False))
+        names = _short_settings([params for params, _ in settings])
         labelled = len(settings) <= max_labelled
         others = [s for s in settings if not bool(s[1]["is_default"].iloc[0])]
         shown = 0
@@ -135,9 +136,10 @@ def plot_convergence(traces, dataset, *, max_traces=20, max_labelled=6):
                 shown += 1
                 style = {"color": "0.7", "lw": 0.8, "zorder": 1, "label": label}
             elif default:
-                style = {"color": "k", "lw": 2.2, "zorder": 3, "label": f"default: {params}"}
+                label = f"default: {names[params]}"
+                style = {"color": "k", "lw": 2.6, "zorder": 2, "label": label}
             else:
-                style = {"lw": 1.2, "zorder": 2, "label": params}
+                style = {"lw": 1.2, "zorder": 3, "label": names[params]}
             ax.plot(trace["iteration"], trace["objective"], **style)
         ax.set_yscale("symlog" if (part["objective"] <= 0).any() else "log")
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
@@ -155,6 +157,19 @@ def plot_convergence(traces, dataset, *, max_traces=20, max_labelled=6):
             )
     fig.tight_layout()
     return fig
+
+
+def _short_settings(setting_ids) -> dict:
+    """Each setting id cut to the parameters that differ among ``setting_ids``."""
+    parsed = {sid: dict(p.partition("=")[::2] for p in str(sid).split(",")) for sid in setting_ids}
+    keys = {k for params in parsed.values() for k in params}
+    varying = [k for k in sorted(keys) if len({params.get(k) for params in parsed.values()}) > 1]
+    if not varying:
+        return {sid: str(sid) for sid in setting_ids}
+    return {
+        sid: ", ".join(f"{k}={params[k]}" for k in varying if k in params)
+        for sid, params in parsed.items()
+    }
 
 
 def save_figure(fig, *paths):
