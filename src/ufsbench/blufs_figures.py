@@ -158,8 +158,13 @@ def plot_correlation(matrices: dict, dataset):
 
 def plot_convergence_traces(traces: pd.DataFrame, dataset):
     fig, ax = plt.subplots(figsize=(5, 3.4))
-    for run, part in traces.groupby("run", sort=False):
-        ax.plot(part["iteration"], part["objective"], marker="o", ms=2, label=run)
+    # The runs share their first sweeps: the first is drawn wide underneath, the next
+    # dashed on top, so both stay visible where they coincide.
+    for i, (run, part) in enumerate(traces.groupby("run", sort=False)):
+        style = (
+            {"lw": 3.0, "alpha": 0.6} if i == 0 else {"lw": 1.2, "ls": "--", "marker": "o", "ms": 2}
+        )
+        ax.plot(part["iteration"], part["objective"], label=run, zorder=2 + i, **style)
     ax.set_xlabel("iteration")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("objective f")

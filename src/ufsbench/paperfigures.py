@@ -108,7 +108,9 @@ def plot_sensitivity(tables: dict, dataset: str, *, metric="acc"):
     values = [t.to_numpy(dtype=float) for t in tables.values()]
     finite = np.concatenate([v[np.isfinite(v)] for v in values]) if values else np.array([])
     vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    fig, axes = plt.subplots(1, len(tables), squeeze=False, figsize=(4.6 * len(tables), 3.6))
+    fig, axes = plt.subplots(
+        1, len(tables), squeeze=False, figsize=(4.2 * len(tables) + 1.0, 3.6), layout="constrained"
+    )
     image = None
     for ax, (param, table) in zip(axes[0], tables.items(), strict=True):
         image = ax.imshow(
@@ -123,8 +125,7 @@ def plot_sensitivity(tables: dict, dataset: str, *, metric="acc"):
         ax.set_xticks(range(len(table.columns)), [str(c) for c in table.columns])
         ax.set_xlabel("number of selected features")
         ax.set_ylabel(param)
-        ax.set_title(f"{dataset}: {METRIC_LABELS.get(metric, metric)}")
-    fig.tight_layout()
+        ax.set_title(f"{dataset}: sensitivity to {param}", fontsize="medium")
     if image is not None:
         fig.colorbar(image, ax=list(axes[0]), shrink=0.85, label=METRIC_LABELS.get(metric, metric))
     return fig

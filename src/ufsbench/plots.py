@@ -253,6 +253,8 @@ def plot_selected_pairs(X, y, pairs: dict, *, title=None, informative=(0, 1)):
         ax.scatter(X[:, i], X[:, j], c=y, s=2, cmap="tab10", rasterized=True)
         hit = len({int(i), int(j)} & set(informative))
         ax.set_title(f"{method}: f{i}, f{j} ({hit}/2 informative)", fontsize=8)
+        ax.set_xlabel(f"feature f{i}", fontsize=7)
+        ax.set_ylabel(f"feature f{j}", fontsize=7)
         ax.tick_params(labelsize=6)
     if title:
         fig.suptitle(title, fontsize=10)
