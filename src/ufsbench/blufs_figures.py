@@ -152,7 +152,8 @@ def plot_correlation(matrices: dict, dataset):
         ax.set_xticks(range(len(R)), labels, fontsize=6, rotation=90)
         ax.set_yticks(range(len(R)), labels, fontsize=6)
         ax.set_title(f"{dataset} {method}: mean |r| = {score:.2f}", fontsize=9)
-    fig.colorbar(image, ax=list(axes[0]), shrink=0.8)
+        ax.set_xlabel("selected features, best-ranked first", fontsize=7)
+    fig.colorbar(image, ax=list(axes[0]), shrink=0.8, label="Pearson correlation r")
     return fig
 
 
