@@ -1,7 +1,7 @@
 """Estimate the run time of a large config from a finished run of a smaller one.
 
-Reads the Snakemake benchmark files of a finished run (``results/benchmarks/{select,
-evaluate,crossval}/...``), derives the measured seconds per hyper-parameter setting of
+Reads the Snakemake benchmark files of a finished run (``results/<experiment>/benchmarks/
+{select,evaluate,crossval}/...``), derives the measured seconds per hyper-parameter setting of
 every (dataset, method), and multiplies by the number of settings the target config
 plans for it. Datasets or methods the measured run lacks are reported, not guessed.
 
@@ -11,11 +11,11 @@ seconds measure the work whatever else shared the machine. ``--clock wall`` uses
 seconds (``s``) instead, an upper bound that grows with the load of the measured run (a
 run at ``nice 19`` beside other work measured 20x its CPU time).
 
-    python benchmarks/estimate_runtime.py RUN_DIR TARGET_CONFIG [--cores 2] \
+    python benchmarks/estimate_runtime.py RESULTS TARGET_CONFIG [--cores 2] \
         [--measured-config RUN_CONFIG] [--clock cpu|wall]
 
-e.g. ``RUN_DIR`` a finished ``lsdcl-quick`` run and ``TARGET_CONFIG``
-``config/experiments/lsdcl.yaml``.
+e.g. ``RESULTS`` the folder ``results/lsdcl-quick`` of a finished ``lsdcl-quick`` run and
+``TARGET_CONFIG`` ``config/experiments/lsdcl.yaml``.
 """
 
 from __future__ import annotations
@@ -43,12 +43,13 @@ def job_seconds(bench: Path, clock: str) -> float:
 
 
 def measured_per_setting(run: Path, clock: str = "cpu") -> pd.DataFrame:
-    """Seconds per setting of every (dataset, method, stage) in a finished run."""
+    """Seconds per setting of every (dataset, method, stage) in a finished run's results
+    folder ``run`` (``results/<experiment>``)."""
     rows = []
     for stage in ("select", "evaluate"):
-        for bench in sorted((run / "results" / "benchmarks" / stage).glob("*/*/c*.tsv")):
+        for bench in sorted((run / "benchmarks" / stage).glob("*/*/c*.tsv")):
             dataset, method, chunk = bench.parts[-3], bench.parts[-2], bench.stem
-            scores = run / "results" / dataset / method / chunk / "scores.tsv"
+            scores = run / dataset / method / chunk / "scores.tsv"
             if not scores.exists():
                 continue
             settings = pd.read_csv(scores, sep="\t", usecols=["params"])["params"].nunique()
@@ -63,14 +64,14 @@ def measured_per_setting(run: Path, clock: str = "cpu") -> pd.DataFrame:
 def crossval_per_run(run: Path, clock: str = "cpu") -> dict:
     """Seconds per (draw x setting) of the cross-validation jobs, per training size."""
     out = {}
-    for bench in sorted((run / "results" / "benchmarks" / "crossval").glob("*/*/n*.tsv")):
+    for bench in sorted((run / "benchmarks" / "crossval").glob("*/*/n*.tsv")):
         out[int(bench.stem[1:])] = job_seconds(bench, clock)
     return out
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run", type=Path)
+    parser.add_argument("run", type=Path, help="a finished run's results/<experiment> folder")
     parser.add_argument("config", type=Path)
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument(

@@ -8,6 +8,8 @@ tables from every run published there:
     python benchmarks/publish_run.py RUN_DIR --config config/experiments/lsdcl.yaml \
         --into measured/lsdcl [--replace]
 
+``RUN_DIR`` is the folder the run ran in; its outputs are read from
+``RUN_DIR/results/<experiment>/`` (the config's ``experiment``).
 ``INTO/runs/<datasets>/`` receives the run's Tables 2-3 (TSV), its comparison with the
 paper, the convergence figure's data, the cross-validation tables, its per-dataset figures
 (PNG), its cost per dataset and method (from the benchmark files) and ``run.json`` (commit,
@@ -53,9 +55,14 @@ TABLES = ("acc", "nmi")
 ROOT = Path(__file__).resolve().parents[1]  # paths in the config are relative to it
 
 
-def run_files(run: Path, paper: dict) -> dict[str, Path]:
+def results_of(run: Path, config: dict) -> Path:
+    """The results folder of ``config``'s experiment in the run directory ``run``."""
+    return run / "results" / config.get("experiment", "default")
+
+
+def run_files(results: Path, paper: dict) -> dict[str, Path]:
     """The run's paper outputs to publish: name in the published folder -> path."""
-    name, tables = paper["name"], run / "results" / "tables"
+    name, tables = paper["name"], results / "tables"
     files = {f"{name}_{t}.tsv": tables / f"{name}_{t}.tsv" for t in TABLES}
     files[f"{name}_vs_paper.tsv"] = tables / f"{name}_vs_paper.tsv"
     missing = [str(path) for path in files.values() if not path.is_file()]
@@ -63,17 +70,17 @@ def run_files(run: Path, paper: dict) -> dict[str, Path]:
         raise SystemExit(f"not a finished {name} run: missing {', '.join(missing)}")
     for path in sorted(tables.glob(f"{name}_crossval*")):
         files[path.name] = path
-    for path in sorted((run / "results" / "figures" / name).glob("*.png")):
+    for path in sorted((results / "figures" / name).glob("*.png")):
         if path.name != "convergence.png":  # spans datasets: redrawn from the merged traces
             files[path.name] = path
     return files
 
 
-def convergence_data(run: Path, paper: dict, datasets) -> pd.DataFrame | None:
+def convergence_data(results: Path, paper: dict, datasets) -> pd.DataFrame | None:
     """The convergence figure's traces on the run's datasets, or None."""
     conv = paper.get("convergence") or {}
     wanted = [d for d in conv.get("datasets", []) if d in datasets]
-    tables = run / "results" / "tables"
+    tables = results / "tables"
     if not wanted or not (tables / "convergence.tsv").is_file():
         return None
     traces = pd.read_csv(tables / "convergence.tsv", sep="\t")
@@ -114,7 +121,8 @@ def provenance(run: Path, datasets, jobs: pd.DataFrame) -> dict:
 def publish(run: Path, config: dict, into: Path, *, replace: bool = False) -> Path:
     """Copy one run's outputs to ``into/runs/<datasets>`` and return that folder."""
     paper = config["paper"]
-    files = run_files(run, paper)
+    results = results_of(run, config)
+    files = run_files(results, paper)
     acc = pd.read_csv(files[f"{paper['name']}_acc.tsv"], sep="\t")
     datasets = [d for d in pd.unique(acc["dataset"]) if d != "Average"]
     runs = into / "runs"
@@ -134,10 +142,10 @@ def publish(run: Path, config: dict, into: Path, *, replace: bool = False) -> Pa
     staging.mkdir(parents=True)
     for name, path in files.items():
         shutil.copy2(path, staging / name)
-    traces = convergence_data(run, paper, datasets)
+    traces = convergence_data(results, paper, datasets)
     if traces is not None:
         write_table(staging / f"{paper['name']}_convergence_traces.tsv", traces)
-    jobs = job_costs(run)
+    jobs = job_costs(results)
     if len(jobs):
         cost = jobs.groupby(["dataset", "method", "stage"], as_index=False)[["cpu_s", "wall_s"]]
         write_table(staging / "cost.tsv", cost.sum())

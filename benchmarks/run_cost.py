@@ -1,9 +1,10 @@
 """What a run cost: CPU and wall hours of its jobs, per stage, dataset and method.
 
-Sums the Snakemake benchmark files of a run directory
-(``results/benchmarks/<stage>/<dataset>/<method>/<job>.tsv``, their last repeat):
+Sums the Snakemake benchmark files of a run's results folder
+(``results/<experiment>/benchmarks/<stage>/<dataset>/<method>/<job>.tsv``, their last
+repeat):
 
-    python benchmarks/run_cost.py RUN_DIR [--by stage|dataset|method|all]
+    python benchmarks/run_cost.py results/<experiment> [--by stage|dataset|method|all]
 
 CPU seconds (``cpu_time``) are the work; wall seconds (``s``) grow with whatever else
 shared the machine. Jobs without a benchmark file (downloads, tables, figures) are not
@@ -21,10 +22,11 @@ LEVELS = {"stage": ["stage"], "dataset": ["dataset"], "method": ["method"]}
 LEVELS["all"] = ["stage", "dataset", "method"]
 
 
-def job_costs(run: Path) -> pd.DataFrame:
-    """One row per benchmarked job: stage, dataset, method, job, cpu and wall seconds."""
+def job_costs(results: Path) -> pd.DataFrame:
+    """One row per benchmarked job of a run's results folder (``results/<experiment>``):
+    stage, dataset, method, job, cpu and wall seconds."""
     rows = []
-    root = run / "results" / "benchmarks"
+    root = results / "benchmarks"
     for bench in sorted(root.glob("*/*/*/*.tsv")):
         stage, dataset, method = bench.relative_to(root).parts[:3]
         last = pd.read_csv(bench, sep="\t").iloc[-1]
@@ -48,12 +50,12 @@ def summarise(jobs: pd.DataFrame, by: str) -> pd.DataFrame:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run", type=Path)
+    parser.add_argument("results", type=Path, help="a run's results/<experiment> folder")
     parser.add_argument("--by", choices=sorted(LEVELS), default="stage")
     args = parser.parse_args(argv)
-    jobs = job_costs(args.run)
+    jobs = job_costs(args.results)
     if jobs.empty:
-        raise SystemExit(f"no benchmark files under {args.run / 'results' / 'benchmarks'}")
+        raise SystemExit(f"no benchmark files under {args.results / 'benchmarks'}")
     print(summarise(jobs, args.by).to_string(index=False, float_format=lambda v: f"{v:.2f}"))
 
 

@@ -2,7 +2,13 @@
 the summary tables, and the selection timings apart from them."""
 
 from ufsbench import joblog
-from ufsbench.aggregate import curves, render_latex, render_markdown, split_timings, summary
+from ufsbench.aggregate import (
+    curves,
+    render_latex,
+    render_summary_markdown,
+    split_timings,
+    summary,
+)
 from ufsbench.integrity import read_scores
 from ufsbench.io import write_table, write_text
 
@@ -15,5 +21,8 @@ write_table(snakemake.output.scores, scores)
 write_table(snakemake.output.timings, timings)
 write_table(snakemake.output.curves, table)
 write_table(snakemake.output.summary, means)
-write_text(snakemake.output.markdown, render_markdown(means))
+write_text(
+    snakemake.output.markdown,
+    render_summary_markdown(means, repeats=int(scores["repeat"].nunique())),
+)
 write_text(snakemake.output.latex, render_latex(means))

@@ -6,7 +6,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ufsbench.aggregate import curves, render_latex, render_markdown, summary
+from ufsbench.aggregate import (
+    curves,
+    render_latex,
+    render_markdown,
+    render_summary_markdown,
+    summary,
+)
+from ufsbench.stats import paired_ttests
 
 
 def make_scores(rows):
@@ -135,16 +142,27 @@ def test_summary_mean_and_std_by_hand(scores):
     assert np.isnan(allfea["std"]) and allfea["n_counts"] == 1
 
 
-def test_render_markdown_bolds_best_per_row(scores):
+def test_render_markdown_bolds_the_t_tests_best_per_row(scores):
+    """Bold is the best of the methods the t-tests compare: AllFea never (issue 26)."""
     text = render_markdown(summary(curves(scores)), metric="acc")
     assert "| dataset | ndfs | allfea |" in text
     # wine oracle: ndfs 75.00 ± 7.07 beats allfea 60.00.
     assert "| wine | **75.00 ± 7.07** | 60.00 |" in text
-    # zoo oracle: allfea 40.00 beats ndfs (40 + 20) / 2 = 30.00 ± 14.14.
-    assert "| zoo | 30.00 ± 14.14 | **40.00** |" in text
-    # default protocol, wine: a tie (60.00 each) bolds both.
-    assert "| wine | **60.00 ± 14.14** | **60.00** |" in text
+    # zoo oracle: allfea's 40.00 is larger, but allfea is not compared: ndfs is the best.
+    assert "| zoo | **30.00 ± 14.14** | 40.00 |" in text
+    assert "| wine | **60.00 ± 14.14** | 60.00 |" in text
     assert "acc, oracle protocol" in text and "acc, default protocol" in text
+    tests = paired_ttests(curves(scores))
+    assert set(tests["best_method"]) == {"ndfs"}
+
+
+def test_summary_markdown_explains_the_spread_and_shows_every_metric(scores):
+    text = render_summary_markdown(summary(curves(scores)), repeats=2)
+    assert "mean ± std over the feature-count grid" in text and "2 k-means runs" in text
+    assert "allfea is not compared" in text
+    for title in ("## ACC", "## NMI, MI / max(H(Y), H(C))", "## NMI, MI / sqrt(H(Y) H(C))"):
+        assert title in text
+    assert text.count("oracle protocol") == 3
 
 
 def test_render_latex_bolds_best_per_row(scores):
@@ -174,3 +192,48 @@ def test_render_latex_escapes_names():
 def test_render_rejects_unknown_metric(scores):
     with pytest.raises(ValueError, match="unknown metric 'f1'"):
         render_markdown(summary(curves(scores)), metric="f1")
+
+
+def test_repeat_spread_is_the_std_of_the_chosen_settings_repeats(scores):
+    from ufsbench.aggregate import repeat_spread
+
+    table = repeat_spread(curves(scores), scores)
+    oracle = pick(table, dataset="wine", method="ndfs", protocol="oracle", metric="acc")
+    # m=5: a=1 (0.6, 0.8) is chosen; m=10: a=2 (0.7, 0.9); std of two values = |a-b|/sqrt 2
+    assert np.allclose(oracle.sort_values("n_features")["std"], [20 / np.sqrt(2)] * 2)
+    zoo = pick(table, dataset="zoo", method="allfea", protocol="oracle", metric="acc")
+    assert np.allclose(zoo["std"], 0.0)
+    assert len(table) == len(curves(scores))
+
+
+def test_curves_figure_has_a_row_per_method_with_repeat_bands(scores):
+    """See issue 26, item 8: small multiples with error bands, AllFea as a reference."""
+    from ufsbench.aggregate import repeat_spread
+    from ufsbench.plots import plot_curves, plt
+
+    fig = plot_curves(repeat_spread(curves(scores), scores), "wine")
+    axes = fig.axes
+    assert len(axes) == 1 * 4  # ndfs only (allfea is the dashed line), 2 protocols x 2 metrics
+    assert all(len(ax.collections) == 1 for ax in axes)  # the band
+    assert axes[0].get_ylabel() == "ndfs"
+    plt.close(fig)
+
+
+def test_convergence_figure_labels_settings_and_counts_whole_iterations():
+    from ufsbench.plots import plot_convergence, plt
+
+    traces = pd.DataFrame(
+        [
+            {"dataset": "d", "method": "ndfs", "params": p, "is_default": p == "a=1",
+             "iteration": i, "objective": 10.0 / i + k}
+            for k, p in enumerate(["a=1", "a=2"])
+            for i in range(1, 4)
+        ]
+    )  # fmt: skip
+    fig = plot_convergence(traces, "d")
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["default: a=1", "a=2"]  # only the parameters that differ
+    fig.canvas.draw()
+    assert all(float(t).is_integer() for t in ax.get_xticks())
+    plt.close(fig)

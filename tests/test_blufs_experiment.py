@@ -326,16 +326,16 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     write_config(tmp_path, config)
     # Only the experiment's outputs: the spine's t-tests and curves are tested elsewhere.
     targets = [
-        f"results/tables/blufs_{name}"
+        f"results/blufs/tables/blufs_{name}"
         for name in ("vs_paper.tsv", "table2.md", "table5.md", "table7.md")
-    ] + ["results/timings/blufs_table8.md"]
-    targets += [f"results/figures/blufs/{name}.png" for name in
+    ] + ["results/blufs/timings/blufs_table8.md"]
+    targets += [f"results/blufs/figures/blufs/{name}.png" for name in
                 ("cd_acc", "synthetic_synthetic_planted", "sensitivity_wine", "stability_wine",
                  "correlation_wine", "convergence_wine")]  # fmt: skip
     result = run_snakemake(tmp_path, "--cores", "2", *targets)
     assert "skipping dataset 'lung'" in result.stderr
-    tables = tmp_path / "results" / "tables"
-    stage2 = pd.read_csv(tmp_path / "results/wine/blufs/stage2/scores.tsv", sep="\t")
+    tables = tmp_path / "results" / "blufs" / "tables"
+    stage2 = pd.read_csv(tmp_path / "results/blufs/wine/blufs/stage2/scores.tsv", sep="\t")
     assert set(stage2["params"].str.extract(r"lam=([^,]+)")[0]) == {"0.1", "10"}
     scores = pd.read_csv(tables / "scores.tsv", sep="\t")
     assert len(stage2) and set(stage2["params"]) <= set(scores["params"])
@@ -347,19 +347,19 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     assert not others.str.contains("WINE").any()
     assert (tables / "blufs_table2.md").read_text().startswith("**Table II")
     assert "Case I" in (tables / "blufs_table5.md").read_text()
-    assert (tmp_path / "results/figures/blufs/cd_acc.png").stat().st_size > 0
+    assert (tmp_path / "results/blufs/figures/blufs/cd_acc.png").stat().st_size > 0
     picks = pd.read_csv(tables / "blufs_synthetic_synthetic_planted.tsv", sep="\t")
     assert picks["method"].tolist() == ["blufs"] and picks["hits"].iloc[0] in (0, 1, 2)
     assert "seconds" not in picks.columns
     traces = pd.read_csv(tables / "blufs_convergence_wine.tsv", sep="\t")
     assert "seconds" not in traces.columns and len(traces)
-    figures = tmp_path / "results/figures/blufs"
+    figures = tmp_path / "results/blufs/figures/blufs"
     for name in ("sensitivity", "stability", "correlation", "convergence"):
         assert (figures / f"{name}_wine.png").stat().st_size > 0, name
     # Table VIII is made of timings: results/timings, not the byte-identical results/tables.
-    table8 = (tmp_path / "results" / "timings" / "blufs_table8.md").read_text()
+    table8 = (tmp_path / "results/blufs/timings/blufs_table8.md").read_text()
     assert "| wine |" in table8 and "Load average during the runs" in table8
-    runtime = pd.read_csv(tmp_path / "results/wine/blufs/runtime.tsv", sep="\t").iloc[0]
+    runtime = pd.read_csv(tmp_path / "results/blufs/wine/blufs/runtime.tsv", sep="\t").iloc[0]
     # Timed on one BLAS/OpenMP thread (the pools threadpoolctl saw, each limited to 1).
     assert runtime["mean_cpu_seconds"] > 0 and runtime["mean_seconds"] > 0
     pools = str(runtime["blas_threads"]).split(";")
@@ -378,15 +378,15 @@ def _assert_stage2_parts_equal_the_serial_search(workdir, config, parts):
     from ufsbench.io import load_data, load_selections, write_table
     from ufsbench.tuning import run_settings
 
-    stage2 = workdir / "results/wine/blufs/stage2"
+    stage2 = workdir / "results/blufs/wine/blufs/stage2"
     assert sorted(p.name for p in stage2.glob("part*")) == [f"part{p}" for p in range(parts)]
     for p in range(parts):
-        assert (workdir / f"logs/blufs/stage2/wine/blufs/part{p}.log").stat().st_size > 0
-        assert (workdir / f"results/benchmarks/stage2/wine/blufs/part{p}.tsv").is_file()
+        assert (workdir / f"logs/blufs/blufs/stage2/wine/blufs/part{p}.log").stat().st_size > 0
+        assert (workdir / f"results/blufs/benchmarks/stage2/wine/blufs/part{p}.tsv").is_file()
         assert len(pd.read_csv(stage2 / f"part{p}/scores.tsv", sep="\t")), f"part {p} is empty"
-    X, y, _ = load_data(workdir / "results/wine/data.npz")
-    stage1 = pd.concat([pd.read_csv(f, sep="\t") for f in (workdir / "results/wine/blufs").glob(
-        "c*/scores.tsv")])  # fmt: skip
+    X, y, _ = load_data(workdir / "results/blufs/wine/data.npz")
+    chunks = (workdir / "results/blufs/wine/blufs").glob("c*/scores.tsv")
+    stage1 = pd.concat([pd.read_csv(f, sep="\t") for f in chunks])
     spec = get_method("blufs")
     settings = {sid: parse_setting_id(spec, sid) for sid in stage1["params"].unique()}
     blufs = config["blufs"]
@@ -445,7 +445,9 @@ def test_sensitivity_grids_read_both_stages_at_the_winning_count():
     assert grid.loc[10.0, 10.0] == pytest.approx(130.0) and grid.loc[1.0, 1.0] == pytest.approx(
         30.0
     )
-    assert len(plot_sensitivity([first, second], "d", s).axes) == 4  # 2 panels + colour bars
+    fig = plot_sensitivity([first, second], "d", s)
+    assert len(fig.axes) == 3  # 2 panels and one colour bar: one scale (issue 26)
+    assert fig.axes[0].images[0].get_clim() == fig.axes[1].images[0].get_clim()
 
 
 def test_redundancy_of_correlated_columns():

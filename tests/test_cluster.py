@@ -57,13 +57,13 @@ def prepare(tmp_path, name, config):
 
 def tree(workdir, name) -> dict[str, bytes]:
     """Every file under ``results/<name>``, by relative path."""
-    root = workdir / "results" / name
+    root = workdir / "results" / "default" / name
     files = sorted(p for p in root.rglob("*") if p.is_file())
     return {str(p.relative_to(root)): p.read_bytes() for p in files}
 
 
 def assert_same_trees(a, b):
-    """``results/tables`` and ``results/figures`` of two runs: same files, same bytes."""
+    """``results/default/{tables,figures}`` of two runs: same files, same bytes."""
     for name in ("tables", "figures"):
         first, second = tree(a, name), tree(b, name)
         assert sorted(first) == sorted(second), name
@@ -173,9 +173,9 @@ def reference(tmp_path_factory):
 def test_cores_change_no_byte_of_tables_or_figures(tmp_path, reference):
     workdir = prepare(tmp_path, "cores2", WITH_NDFS)
     run(workdir, "--cores", "2")
-    assert (workdir / "results" / "figures" / "wine" / "convergence.pdf").exists()
+    assert (workdir / "results" / "default" / "figures" / "wine" / "convergence.pdf").exists()
     assert_same_trees(workdir, reference)
-    timings = pd.read_csv(workdir / "results" / "timings" / "select_seconds.tsv", sep="\t")
+    timings = pd.read_csv(workdir / "results" / "default" / "timings" / "select_seconds.tsv", sep="\t")
     assert list(timings.columns) == ["dataset", "method", "params", "select_seconds"]
 
 
@@ -189,7 +189,7 @@ def test_killed_run_resumes_to_identical_tables(tmp_path, reference):
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    results = workdir / "results" / "wine"
+    results = workdir / "results" / "default" / "wine"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None:
         if len(list(results.glob("*/c0/selection.npz"))) >= 2:
@@ -199,7 +199,7 @@ def test_killed_run_resumes_to_identical_tables(tmp_path, reference):
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     done = list(results.glob("*/c0/selection.npz"))
-    assert not (workdir / "results" / "tables" / "summary.tsv").exists()
+    assert not (workdir / "results" / "default" / "tables" / "summary.tsv").exists()
     for path in done:  # whatever exists is whole: outputs are written atomically
         assert load_selections(path)
     run(workdir, "--unlock")

@@ -174,20 +174,20 @@ def test_oracle_cells_carry_the_default_setting_beside_them():
 def test_clustering_branch_end_to_end(tmp_path):
     write_config(tmp_path, TINY)
     run_snakemake(tmp_path, "--cores", "2")
-    summary = pd.read_csv(tmp_path / "results/tables/clustering.tsv", sep="\t")
+    summary = pd.read_csv(tmp_path / "results/default/tables/clustering.tsv", sep="\t")
     assert set(summary["method"]) == {"km", "sc", "l1graph", "smce", "lr_l1graph", "srsg"}
     assert summary["acc_mean"].between(0, 1).all() and (summary["acc_mean"] > 0.6).all()
     scores = pd.read_csv(
-        tmp_path / "results/iris/clustering/scores/srsg/max_sweeps=3.tsv", sep="\t"
+        tmp_path / "results/default/iris/clustering/scores/srsg/max_sweeps=3.tsv", sep="\t"
     )
     assert list(scores["seed"]) == [0, 1]
-    assert (tmp_path / "results/iris/clustering/graph/srsg/max_sweeps=3.json").exists()
-    assert (
-        "srsg sweep 1" in (tmp_path / "logs/cluster_graph/iris/srsg/max_sweeps=3.log").read_text()
-    )
+    assert (tmp_path / "results/default/iris/clustering/graph/srsg/max_sweeps=3.json").exists()
+    log = tmp_path / "logs/default/cluster_graph/iris/srsg/max_sweeps=3.log"
+    assert "srsg sweep 1" in log.read_text()
     for table in (1, 2, 3):
-        assert (tmp_path / f"results/tables/srsg_table{table}.md").read_text().startswith("# Table")
-    assert (tmp_path / "results/tables/srsg_vs_paper.tsv").exists()
+        md = tmp_path / f"results/default/tables/srsg_table{table}.md"
+        assert md.read_text().startswith("# Table")
+    assert (tmp_path / "results/default/tables/srsg_vs_paper.tsv").exists()
     again = run_snakemake(tmp_path, "-n")
     assert "Nothing to be done" in again.stdout + again.stderr
 
@@ -203,9 +203,9 @@ def test_selectors_use_a_sparse_graph_named_in_the_config(tmp_path):
         "evaluation": {"repeats": 1},
     }
     write_config(tmp_path, config)
-    target = "results/iris/lapscore/c0/selection.npz"
+    target = "results/default/iris/lapscore/c0/selection.npz"
     run_snakemake(tmp_path, "--cores", "2", target)
-    assert (tmp_path / "results/iris/clustering/graph/srsg/max_sweeps=2.npz").exists()
+    assert (tmp_path / "results/default/iris/clustering/graph/srsg/max_sweeps=2.npz").exists()
     with np.load(tmp_path / target) as f:
         assert any("ranking" in key for key in f.files)
     # the same selector on the default k-NN graph builds no sparse graph

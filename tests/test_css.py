@@ -417,8 +417,8 @@ def test_css_plan_jobs_and_seeds(registry):
     jobs = plan.jobs()
     stems = {job.stem for job in jobs}
     assert len(stems) == len(jobs)
-    assert "results/css/sonar_scale/pocss/k50/s2" in stems
-    assert "results/css/sonar_scale/greedy_css/k50/s0" in stems
+    assert "css/sonar_scale/pocss/k50/s2" in stems
+    assert "css/sonar_scale/greedy_css/k50/s0" in stems
     assert not any(j.method == "greedy_css" and j.seed > 0 for j in jobs)
     assert {(j.dataset, j.k) for j in jobs} == {
         ("sonar_scale", 50), ("dna", 50), ("dna", 60), ("madelon", 50),

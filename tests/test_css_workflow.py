@@ -55,13 +55,13 @@ def css_run(tmp_path_factory):
 
 
 def test_css_branch_writes_its_tables_and_figures(css_run):
-    tables = css_run / "results" / "tables"
+    tables = css_run / "results" / "default" / "tables"
     runs = pd.read_csv(tables / "css_runs.tsv", sep="\t")
     # k = 3: greedy once, iter_fs and pocss twice; k = 2 (curve) the same again
     assert len(runs) == 10
     assert set(runs["method"]) == {"greedy_css", "iter_fs", "pocss"}
     assert "seconds" not in runs.columns  # timings apart: results/timings/css_seconds.tsv
-    seconds = pd.read_csv(css_run / "results" / "timings" / "css_seconds.tsv", sep="\t")
+    seconds = pd.read_csv(css_run / "results" / "default" / "timings" / "css_seconds.tsv", sep="\t")
     assert len(seconds) == len(runs) and (seconds["seconds"] >= 0).all()
     assert (runs["error_ratio"] >= 1.0).all() and (runs["n_selected"] <= runs["k"]).all()
     summary = pd.read_csv(tables / "css_summary.tsv", sep="\t")
@@ -74,10 +74,10 @@ def test_css_branch_writes_its_tables_and_figures(css_run):
     assert set(anytime["method"]) == {"pocss"} and (anytime["error_ratio"] >= 1.0 - 1e-9).all()
     table1 = (tables / "css_table1.md").read_text()
     assert "average rank" in table1 and "## Not run\n\n- mediamill: dataset 'mediamill'" in table1
-    figures = css_run / "results" / "figures" / "css" / "wine"
+    figures = css_run / "results" / "default" / "figures" / "css" / "wine"
     for name in ("error_ratio_vs_k", "anytime"):
         assert (figures / f"{name}.png").stat().st_size > 0
-    assert (css_run / "logs" / "css" / "wine" / "pocss" / "k3" / "s1.log").is_file()
+    assert (css_run / "logs" / "default" / "css" / "wine" / "pocss" / "k3" / "s1.log").is_file()
 
 
 def test_css_rerun_has_nothing_to_do(css_run):

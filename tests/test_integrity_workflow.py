@@ -23,7 +23,7 @@ MINI = {
 
 
 def tables(workdir) -> dict[str, bytes]:
-    root = workdir / "results" / "tables"
+    root = workdir / "results" / "default" / "tables"
     return {p.name: p.read_bytes() for p in sorted(root.iterdir())}
 
 
@@ -55,7 +55,7 @@ def fails_naming(workdir, damaged: str):
 
 
 def test_scores_chunk_cut_at_a_line_boundary_stops_the_run(finished, copy):
-    damaged = "results/wine/lapscore/c0/scores.tsv"
+    damaged = "results/default/wine/lapscore/c0/scores.tsv"
     lines = (copy / damaged).read_text().splitlines(keepends=True)
     (copy / damaged).write_text("".join(lines[:-2]))  # still a well-formed table
     fails_naming(copy, damaged)
@@ -64,7 +64,7 @@ def test_scores_chunk_cut_at_a_line_boundary_stops_the_run(finished, copy):
 
 
 def test_cut_selection_file_stops_the_run(finished, copy):
-    damaged = "results/wine/lapscore/c0/selection.npz"
+    damaged = "results/default/wine/lapscore/c0/selection.npz"
     size = (copy / damaged).stat().st_size
     with open(copy / damaged, "r+b") as fh:
         fh.truncate(size // 2)

@@ -79,15 +79,15 @@ def wine_run(tmp_path_factory, mirror):
 def test_ablations_run_only_on_their_figures_dataset(wine_run):
     workdir, config = wine_run
     assert config["methods"]["lsdcl_m1"]["datasets"] == ["coil20"]
-    assert (workdir / "results" / "wine" / "lsdcl").is_dir()
-    assert not (workdir / "results" / "wine" / "lsdcl_m1").exists()
-    scores = pd.read_csv(workdir / "results" / "tables" / "scores.tsv", sep="\t")
+    assert (workdir / "results" / "lsdcl" / "wine" / "lsdcl").is_dir()
+    assert not (workdir / "results" / "lsdcl" / "wine" / "lsdcl_m1").exists()
+    scores = pd.read_csv(workdir / "results" / "lsdcl" / "tables" / "scores.tsv", sep="\t")
     assert "lsdcl_m1" not in set(scores["method"]) and "lsdcl" in set(scores["method"])
 
 
 def test_paper_tables_are_well_formed(wine_run):
     workdir, config = wine_run
-    tables = workdir / "results" / "tables"
+    tables = workdir / "results" / "lsdcl" / "tables"
     ran = [m for m in config["paper"]["methods"] if m in config["methods"]]
     for name in ("acc", "nmi"):
         table = pd.read_csv(tables / f"lsdcl_{name}.tsv", sep="\t")
@@ -104,7 +104,7 @@ def test_paper_tables_are_well_formed(wine_run):
 
 def test_vs_paper_has_every_cell_of_the_subset(wine_run):
     workdir, config = wine_run
-    table = pd.read_csv(workdir / "results" / "tables" / "lsdcl_vs_paper.tsv", sep="\t")
+    table = pd.read_csv(workdir / "results" / "lsdcl" / "tables" / "lsdcl_vs_paper.tsv", sep="\t")
     reference = load_reference(ROOT / config["paper"]["reference"])
     expected = reference[
         (reference["dataset"] == "wine") & reference["method"].isin(list(config["methods"]))
@@ -127,7 +127,7 @@ def test_vs_paper_has_every_cell_of_the_subset(wine_run):
 
 def test_crossval_tables(wine_run):
     workdir, _ = wine_run
-    tables = workdir / "results" / "tables"
+    tables = workdir / "results" / "lsdcl" / "tables"
     summary = pd.read_csv(tables / "lsdcl_crossval.tsv", sep="\t")
     assert set(summary["split"]) == {"train", "test"}
     assert set(summary["n_train"]) == {90} and (summary["draws"] == 2).all()
@@ -141,9 +141,9 @@ def test_crossval_tables(wine_run):
 
 def test_figures_and_logs_exist(wine_run):
     workdir, _ = wine_run
-    figure = workdir / "results" / "figures" / "lsdcl" / "sensitivity_wine.png"
+    figure = workdir / "results" / "lsdcl" / "figures" / "lsdcl" / "sensitivity_wine.png"
     assert figure.stat().st_size > 1000
-    log = (workdir / "logs" / "paper" / "lsdcl_vs_paper.log").read_text()
+    log = (workdir / "logs" / "lsdcl" / "paper" / "lsdcl_vs_paper.log").read_text()
     assert "lsdcl" in log
 
 
@@ -187,7 +187,7 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
     info = json.loads((published / "run.json").read_text())
     assert info["datasets"] == ["wine"] and len(info["commit"]) == 40
     assert info["cpu_seconds"] > 0 and (published / "sensitivity_wine.png").is_file()
-    tables = workdir / "results" / "tables"
+    tables = workdir / "results" / "lsdcl" / "tables"
     ours = pd.read_csv(into / "lsdcl_acc.tsv", sep="\t")
     run = pd.read_csv(tables / "lsdcl_acc.tsv", sep="\t")
     pd.testing.assert_frame_equal(ours, run, check_dtype=False, rtol=1e-9)

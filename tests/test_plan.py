@@ -198,10 +198,31 @@ def test_seeds_depend_on_identity_only():
     assert plan.seed("toy", "lapscore", "t=1") != plan.seed("toy", "lapscore", "t=0.5")
 
 
-def test_command_line_methods_take_the_last_source_whole():
-    base, exp = {"methods": {"allfea": {}, "spec": {}}}, {"methods": {"lapscore": {"t": [1.0]}}}
+def test_a_later_config_file_updates_methods_one_entry_at_a_time():
+    """See issue 26, item 3: a small --configfile that changes one grid keeps the others."""
+    base = {"methods": {"allfea": {}, "ndfs": {"alpha": [0.1, 1.0], "beta": [1.0]}}}
+    small = {"methods": {"ndfs": {"alpha": [10.0]}}}
     assert command_line_methods([]) is None
     assert command_line_methods([{"datasets": ["wine"]}]) is None
-    assert command_line_methods([base, exp, {"datasets": ["wine"]}]) == {"lapscore": {"t": [1.0]}}
-    assert command_line_methods([exp], {"methods": {"mcfs": {}}}) == {"mcfs": {}}
-    assert command_line_methods([exp], {"datasets": ["wine"]}) == exp["methods"]
+    # the entry replaces the method's whole grid (no key-by-key merge), others stay
+    assert command_line_methods([base, small]) == {"allfea": {}, "ndfs": {"alpha": [10.0]}}
+    assert command_line_methods([base, {"methods": {"mcfs": {}}}]) == {
+        **base["methods"],
+        "mcfs": {},
+    }
+    assert command_line_methods([base, {"methods": {"allfea": None}}]) == {
+        "ndfs": base["methods"]["ndfs"]
+    }
+    assert base["methods"] == {"allfea": {}, "ndfs": {"alpha": [0.1, 1.0], "beta": [1.0]}}
+
+
+def test_replace_methods_and_the_command_line_give_the_whole_list():
+    base = {"methods": {"allfea": {}, "spec": {}}}
+    exp = {"replace_methods": True, "methods": {"lapscore": {"t": [1.0]}}}
+    assert command_line_methods([base, exp]) == {"lapscore": {"t": [1.0]}}
+    assert command_line_methods([base, exp, {"datasets": ["wine"]}]) == exp["methods"]
+    tweak = {"methods": {"spec": {}}}
+    assert command_line_methods([base, exp, tweak]) == {"lapscore": {"t": [1.0]}, "spec": {}}
+    assert command_line_methods([base, exp], {"methods": {"mcfs": {}}}) == {"mcfs": {}}
+    with pytest.raises(ValueError, match="config 'methods' must be a mapping"):
+        command_line_methods([base, {"methods": ["ndfs"]}])

@@ -20,11 +20,12 @@ HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load
 
 
 def _job(run, stage, chunk, *, wall, cpu, settings):
-    """One finished chunk of wine/random: its benchmark file and its scores."""
-    bench = run / "results" / "benchmarks" / stage / "wine" / "random" / f"{chunk}.tsv"
+    """One finished chunk of wine/random in the results folder ``run``: its benchmark file
+    and its scores."""
+    bench = run / "benchmarks" / stage / "wine" / "random" / f"{chunk}.tsv"
     bench.parent.mkdir(parents=True, exist_ok=True)
     bench.write_text(HEADER + f"{wall}\t0:00:00\t1\t1\t1\t1\t0\t0\t5\t{cpu}\n")
-    scores = run / "results" / "wine" / "random" / chunk / "scores.tsv"
+    scores = run / "wine" / "random" / chunk / "scores.tsv"
     scores.parent.mkdir(parents=True, exist_ok=True)
     params = [f"seed={i}" for i in settings]
     pd.DataFrame({"params": params, "acc": 0.5}).to_csv(scores, sep="\t", index=False)

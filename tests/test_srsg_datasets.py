@@ -428,7 +428,7 @@ def test_srsg_run_skips_absent_and_gated_sets_and_runs_a_prepared_gated_file(tmp
     assert lines[0].startswith("ufsbench: skipping dataset 'mpie_s2': file mpie_s2.mat")
     assert "no public URL: CMU Multi-PIE is licensed" in lines[0]
     assert lines[1].startswith("ufsbench: skipping dataset 'coil100_c20': file coil-100.zip")
-    versus = pd.read_csv(tmp_path / "results/tables/srsg_vs_paper.tsv", sep="\t")
+    versus = pd.read_csv(tmp_path / "results/default/tables/srsg_vs_paper.tsv", sep="\t")
     mpie = versus[versus["dataset"] == "mpie_s1"]
     ran = mpie[mpie["status"] == "run"]
     assert set(ran["method"]) == {"km"} and len(ran) == 2 and ran["ours"].between(0, 1).all()
@@ -438,9 +438,9 @@ def test_srsg_run_skips_absent_and_gated_sets_and_runs_a_prepared_gated_file(tmp
         rows = versus[versus["dataset"] == name]
         assert (rows["status"] == "not run").all() and rows["ours"].isna().all()
         assert rows["note"].str.startswith(f"skipped: dataset '{name}': file ").all()
-    table1 = (tmp_path / "results/tables/srsg_table1.md").read_text()
+    table1 = (tmp_path / "results/default/tables/srsg_table1.md").read_text()
     assert "No dataset of this table was run." in table1 and "- coil100 c=20: skipped:" in table1
-    assert "| MPIE S1 | AC |" in (tmp_path / "results/tables/srsg_table2.md").read_text()
+    assert "| MPIE S1 | AC |" in (tmp_path / "results/default/tables/srsg_table2.md").read_text()
 
 
 def test_large_srsg_sets_request_memory_and_time_for_their_dense_matrices():

@@ -111,3 +111,22 @@ def test_paired_ttests_exclude_is_case_insensitive(values):
     curves = make_curves({"AllFea": values["allfea"], "ndfs": values["ndfs"]})
     out = paired_ttests(curves)
     assert out["method"].tolist() == ["ndfs"]
+
+
+def test_ttest_tables_are_written_to_four_significant_digits():
+    """See issue 26, item 8: p-values were written with ~17 digits."""
+    from ufsbench.stats import round_ttests, significant
+
+    assert list(significant([0.000123456, 1.0, 123456.7, 0.0, np.inf, np.nan])[:5]) == [
+        0.0001235,
+        1.0,
+        123500.0,
+        0.0,
+        np.inf,
+    ]
+    tests = pd.DataFrame(
+        {"mean": [71.234567891], "statistic": [-2.7182818], "p_value": [0.0314159265],
+         "p_holm": [0.0628318531], "not_worse": [True]}
+    )  # fmt: skip
+    rounded = round_ttests(tests)
+    assert rounded.iloc[0].tolist() == [71.2346, -2.718, 0.03142, 0.06283, True]

@@ -8,6 +8,7 @@ import sys
 
 import pandas as pd
 import pytest
+import yaml
 from snakemake_cli import ROOT, needs_snakemake, run_snakemake, snakemake_cmd, write_config
 
 pytestmark = [
@@ -61,7 +62,7 @@ def finished_run(tmp_path_factory):
 
 
 def test_run_writes_well_formed_tables(finished_run):
-    tables = finished_run / "results" / "tables"
+    tables = finished_run / "results" / "default" / "tables"
     summary = pd.read_csv(tables / "summary.tsv", sep="\t")
     assert list(summary.columns[:6]) == ["dataset", "method", "protocol", "metric", "mean", "std"]
     assert set(summary["protocol"]) == {"oracle", "default"}
@@ -81,7 +82,7 @@ def test_run_writes_well_formed_tables(finished_run):
     ]
     assert set(expected) <= set(scores.columns)
     assert "select_seconds" not in scores.columns  # timings differ between runs: apart
-    timings = pd.read_csv(finished_run / "results" / "timings" / "select_seconds.tsv", sep="\t")
+    timings = pd.read_csv(finished_run / "results" / "default" / "timings" / "select_seconds.tsv", sep="\t")
     assert set(timings["method"]) == set(TINY["methods"])
     assert (timings["select_seconds"] >= 0).all()
     lap = scores[(scores["method"] == "lapscore") & (scores["dataset"] == "wine")]
@@ -98,15 +99,16 @@ def test_run_writes_well_formed_tables(finished_run):
 def test_run_writes_figures_and_logs(finished_run):
     for dataset in TINY["datasets"]:
         for name in ("curves", "convergence"):
-            png = finished_run / "results" / "figures" / dataset / f"{name}.png"
+            png = finished_run / "results" / "default" / "figures" / dataset / f"{name}.png"
             assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
             assert png.with_suffix(".pdf").read_bytes()[:5] == b"%PDF-"
-    ndfs_log = next((finished_run / "logs" / "select").glob("*/ndfs/c0.log")).read_text()
+    logs = finished_run / "logs" / "default" / "select"
+    ndfs_log = next(logs.glob("*/ndfs/c0.log")).read_text()
     assert "iteration 10 objective" in ndfs_log
 
 
 def test_planted_features_found_in_the_run(finished_run):
-    curves = pd.read_csv(finished_run / "results" / "tables" / "curves.tsv", sep="\t")
+    curves = pd.read_csv(finished_run / "results" / "default" / "tables" / "curves.tsv", sep="\t")
     acc = curves[
         (curves.dataset == "synthetic_planted")
         & (curves.metric == "acc")
@@ -164,21 +166,86 @@ def test_command_line_restricts_datasets(tmp_path):
     assert not any("synthetic_planted" in wc for _, wc in jobs)
 
 
-def test_experiment_methods_replace_the_default_configs_methods(tmp_path):
-    """Run from a folder holding config/config.yaml (as users run the repository), the
-    Snakefile's default config is loaded too and deep-merged; an experiment's methods
-    must stay its own list, while --config methods=... still overrides it."""
+def _checkout_like(tmp_path):
+    """A folder holding config/config.yaml, as users run the repository: the Snakefile's
+    default config is loaded too, under every --configfile."""
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "config.yaml").write_text((ROOT / "config/config.yaml").read_text())
-    write_config(tmp_path, {**TINY, "methods": {"allfea": {}, "lapscore": {"t": [1.0]}}})
+    return tmp_path
 
-    def planned_methods(*args):
-        result = snakemake(tmp_path, "-n", *args)
+
+def test_a_small_config_file_changes_one_grid_and_keeps_the_other_methods(tmp_path):
+    """See issue 26, item 3: a small --configfile edits the default's methods entry by
+    entry; `replace_methods: true` (the paper experiments) and --config methods=... give
+    the whole list."""
+    workdir = _checkout_like(tmp_path)
+    default = yaml.safe_load((ROOT / "config/config.yaml").read_text())["methods"]
+
+    def planned(config, *args):
+        write_config(workdir, {**TINY, **config})
+        result = snakemake(workdir, "-n", *args)
         jobs = planned_jobs(result.stdout + result.stderr)
-        return {re.search(r"method=(\w+)", wc).group(1) for _, wc in jobs if "method=" in wc}
+        found = [re.search(r"method=(\w+)", wc) for rule, wc in jobs if rule == "select"]
+        return {m.group(1) for m in found if m}, jobs
 
-    assert planned_methods() == {"allfea", "lapscore"}
-    assert planned_methods("--config", "methods={maxvariance: {}}") == {"maxvariance"}
+    methods, jobs = planned({"methods": {"lapscore": {"t": [2.0]}}, "chunk_size": 1})
+    assert methods == set(default)
+    lapscore = [wc for rule, wc in jobs if rule == "select" and "method=lapscore" in wc]
+    # t = 2 and the default t = 1 per dataset (one job each), not the default's 3 values
+    assert len(lapscore) == 4
+    methods, _ = planned({"methods": {"ndfs": None, "udfs": None}})
+    assert methods == set(default) - {"ndfs", "udfs"}
+    only = {"allfea": {}, "lapscore": {"t": [1.0]}}
+    methods, _ = planned({"replace_methods": True, "methods": only})
+    assert methods == {"allfea", "lapscore"}
+    methods, _ = planned({"methods": only}, "--config", "methods={maxvariance: {}}")
+    assert methods == {"maxvariance"}
+
+
+@pytest.mark.slow
+def test_two_experiments_in_one_checkout_keep_their_own_results(tmp_path):
+    """See issue 26, item 4: the default run and a second config run from one folder,
+    each into results/<experiment>/ and logs/<experiment>/; neither touches the other's
+    files, and downloads stay shared."""
+    workdir = _checkout_like(tmp_path)
+    small = "{datasets: [wine], feature_counts: {wine: [2, 4]}, evaluation: {repeats: 2}}"
+    default_run = ["--config", "methods={maxvariance: {}, lapscore: {}}"]
+    write_config(workdir, yaml.safe_load(small))
+    snakemake(workdir, "--cores", "1", *default_run)
+    first = {
+        path: path.read_bytes()
+        for path in (workdir / "results" / "default").rglob("*")
+        if path.is_file()
+    }
+    assert workdir / "results/default/tables/summary.tsv" in first
+    second = {
+        **yaml.safe_load(small),
+        "experiment": "second",
+        "replace_methods": True,
+        "methods": {"allfea": {}, "maxvariance": {}},
+        "evaluation": {"repeats": 3},
+    }
+    write_config(workdir, second)
+    snakemake(workdir, "--cores", "1")
+    after = {
+        path: path.read_bytes()
+        for path in (workdir / "results" / "default").rglob("*")
+        if path.is_file()
+    }
+    assert after == first  # not one byte of the default run changed
+    summary = pd.read_csv(workdir / "results/second/tables/summary.tsv", sep="\t")
+    assert set(summary["method"]) == {"allfea", "maxvariance"}
+    scores = pd.read_csv(workdir / "results/second/tables/scores.tsv", sep="\t")
+    assert set(scores["repeat"]) == {0, 1, 2}
+    assert (workdir / "logs/second/aggregate.log").is_file()
+    assert (workdir / "logs/default/aggregate.log").is_file()
+    assert not (workdir / "results" / "tables").exists()
+    # Each run is complete as it stands: nothing to do for either.
+    again = snakemake(workdir, "-n")
+    assert "Nothing to be done" in again.stdout + again.stderr
+    write_config(workdir, yaml.safe_load(small))
+    again = snakemake(workdir, "-n", *default_run)
+    assert "Nothing to be done" in again.stdout + again.stderr
 
 
 def job_counts(output: str) -> dict[str, int]:

@@ -34,6 +34,14 @@ CURVE_COLUMNS = ("dataset", "method", "protocol", "metric", "n_features", "value
 SUMMARY_COLUMNS = ("dataset", "method", "protocol", "metric", "mean", "std", "n_counts")
 
 _SETTING = ["dataset", "method", "params"]
+# Methods the t-tests leave out (``ufsbench.stats.paired_ttests``): AllFea keeps every
+# feature, a reference line rather than a competitor. The tables' bold skips them too.
+NOT_COMPARED = ("allfea",)
+METRIC_NAMES = {
+    "acc": "ACC",
+    "nmi_max": "NMI, MI / max(H(Y), H(C))",
+    "nmi_sqrt": "NMI, MI / sqrt(H(Y) H(C))",
+}
 
 
 TIMING_COLUMNS = ("select_seconds",)
@@ -156,6 +164,28 @@ def _in_order(frame: pd.DataFrame, scores: pd.DataFrame, protocols) -> pd.DataFr
     return frame.drop(columns=sort_cols).reset_index(drop=True)
 
 
+def repeat_spread(curves: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """``curves`` with ``std``: the spread over k-means repeats of each curve point.
+
+    A point of a curve is the mean over repeats of the chosen setting (``params``) at one
+    feature count; ``std`` (in %, ddof=1; NaN for one repeat) is those repeats' standard
+    deviation, the error band of the curves figure.
+    """
+    per_repeat = scores.melt(
+        id_vars=[*_SETTING, "n_features", "repeat"],
+        value_vars=list(METRICS),
+        var_name="metric",
+        value_name="score",
+    )
+    std = (
+        per_repeat.groupby([*_SETTING, "n_features", "metric"], sort=False)["score"].std(ddof=1)
+        * 100.0
+    ).rename("std")
+    return curves.merge(
+        std.reset_index(), on=[*_SETTING, "n_features", "metric"], how="left", sort=False
+    )
+
+
 def summary(curves: pd.DataFrame) -> pd.DataFrame:
     """Mean and spread of every curve over its feature-count grid.
 
@@ -173,11 +203,43 @@ def summary(curves: pd.DataFrame) -> pd.DataFrame:
     return out[list(SUMMARY_COLUMNS)]
 
 
+def render_summary_markdown(
+    summary: pd.DataFrame, metrics=METRICS, *, digits: int = 2, repeats: int | None = None
+) -> str:
+    """``summary.md``: a legend, then :func:`render_markdown`'s tables of every metric."""
+    counts = summary.groupby("dataset", sort=False)["n_counts"].max()
+    per_run = f"{repeats} k-means runs" if repeats else "the k-means runs"
+    legend = (
+        "# Summary: clustering scores of the selected features (%)\n\n"
+        "A cell is **mean ± std over the feature-count grid**: each method is scored at "
+        f"every feature count of the dataset's grid ({counts.min()} to {counts.max()} counts "
+        "per dataset), "
+        f"each score the mean of {per_run}, and the cell gives the mean and the standard "
+        "deviation (ddof = 1) of those per-count scores. The ± is therefore how much the "
+        "score moves with the number of features, not a confidence interval. A cell "
+        "without ± has one count (AllFea, all features). "
+        "**Bold**: the largest mean of the row among the methods the t-tests compare "
+        f"(`ttest_<metric>.tsv`; {', '.join(NOT_COMPARED)} is not compared), every tied "
+        "one. Whether the others are significantly worse is in the t-test tables "
+        "(`not_worse`). Protocols: `oracle` picks the best setting per count with the "
+        "labels (optimistic, as the papers do); `default` uses the method's default "
+        "setting.\n\n"
+    )
+    blocks = [
+        f"## {METRIC_NAMES.get(metric, metric)}\n\n"
+        + render_markdown(summary, metric, digits=digits)
+        for metric in metrics
+        if (summary["metric"] == metric).any()
+    ]
+    return legend + "\n".join(blocks)
+
+
 def render_markdown(summary: pd.DataFrame, metric: str = "acc", *, digits: int = 2) -> str:
     """Markdown tables of one metric: one per protocol, datasets × methods, best in bold.
 
-    A cell reads ``mean ± std`` (only the mean when the std is undefined); ``—`` marks a
-    missing cell. The largest mean of each row is bold (every tied one).
+    A cell reads ``mean ± std`` over the feature-count grid (only the mean when the std is
+    undefined); ``—`` marks a missing cell. The largest mean of each row among the
+    methods the t-tests compare (all but :data:`NOT_COMPARED`) is bold, every tied one.
     """
     blocks = []
     for protocol, table in _tables(summary, metric):
@@ -236,7 +298,8 @@ def _tables(summary: pd.DataFrame, metric: str):
         stds = part.pivot(index="dataset", columns="method", values="std")
         means = means.reindex(index=datasets, columns=methods)
         stds = stds.reindex(index=datasets, columns=methods)
-        best = means.max(axis=1)
+        compared = [m for m in methods if m.lower() not in NOT_COMPARED]
+        best = means[compared].max(axis=1) if compared else means.max(axis=1)
         table = pd.DataFrame(index=datasets, columns=methods, dtype=object)
         for dataset in datasets:
             for method in methods:
@@ -245,7 +308,8 @@ def _tables(summary: pd.DataFrame, metric: str):
                     table.at[dataset, method] = (None, False)
                 else:
                     cell = (mean, stds.at[dataset, method])
-                    table.at[dataset, method] = (cell, bool(mean == best[dataset]))
+                    tested = method in compared or not compared
+                    table.at[dataset, method] = (cell, tested and bool(mean == best[dataset]))
         yield protocol, table
 
 

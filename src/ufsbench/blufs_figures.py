@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from .kmeans import cluster
 from .metrics import clustering_accuracy
@@ -67,16 +68,47 @@ def sensitivity_grids(scores, dataset, method="blufs", *, pairs=(("alpha", "beta
 
 
 def plot_sensitivity(grids, dataset, n_features):
-    fig, axes = plt.subplots(1, len(grids), squeeze=False, figsize=(4.6 * len(grids), 3.8))
-    for ax, (x, y, grid) in zip(axes[0], grids, strict=True):
-        image = ax.imshow(grid.to_numpy(), origin="lower", cmap="viridis", aspect="auto")
+    """Heatmaps of ACC over each parameter pair on one colour scale (one colour bar).
+
+    A cell is the mean ACC over the k-means repeats; its value is printed when the grid
+    is at most 10 x 10. A grey, hatched cell is a pair the search did not run (stage 2
+    searches ``(mu, lam)`` only at the stage-1 winner's ``(alpha, beta)``, and a grid may
+    be coarser than the other panel's), said in the figure's note.
+    """
+    values = [grid.to_numpy(dtype=float) for _, _, grid in grids]
+    finite = np.concatenate([v[np.isfinite(v)] for v in values]) if values else np.array([])
+    vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    cmap = plt.get_cmap("viridis").copy()
+    cmap.set_bad("0.85")
+    fig, axes = plt.subplots(1, len(grids), squeeze=False, figsize=(4.4 * len(grids) + 1, 4.3))
+    image, blank = None, False
+    for ax, (x, y, grid), data in zip(axes[0], grids, values, strict=True):
+        masked = np.ma.masked_invalid(data)
+        image = ax.imshow(masked, origin="lower", cmap=cmap, aspect="auto", vmin=vmin, vmax=vmax)
+        for i, j in zip(*np.nonzero(~np.isfinite(data)), strict=True):
+            blank = True
+            ax.add_patch(
+                plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", ec="0.6", lw=0)
+            )
+        if data.shape[0] <= 10 and data.shape[1] <= 10:
+            middle = (vmin + vmax) / 2
+            for i, j in zip(*np.nonzero(np.isfinite(data)), strict=True):
+                ax.text(j, i, f"{data[i, j]:.1f}", ha="center", va="center", fontsize=7,
+                        color="k" if data[i, j] > middle else "w")  # fmt: skip
         ax.set_xticks(range(grid.shape[1]), [f"{v:g}" for v in grid.columns], rotation=45)
         ax.set_yticks(range(grid.shape[0]), [f"{v:g}" for v in grid.index])
         ax.set_xlabel(x)
         ax.set_ylabel(y)
-        ax.set_title(f"{dataset}: ACC over ({x}, {y}), s = {n_features}", fontsize=9)
-        fig.colorbar(image, ax=ax, label="ACC (%)")
-    fig.tight_layout()
+        ax.set_title(f"ACC over ({x}, {y})", fontsize=9)
+    fig.suptitle(f"{dataset}: BLUFS sensitivity at s = {n_features} selected features", fontsize=10)
+    note = "one colour scale for both panels; cell: mean ACC (%) over the k-means repeats"
+    if blank:
+        note += "\ngrey hatched: setting not run (stage 2 is searched at the stage-1 winner only)"
+    fig.text(0.5, 0.01, note, ha="center", va="bottom", fontsize=7)
+    fig.tight_layout(rect=(0, 0.08, 0.9, 0.95))
+    if image is not None:
+        cax = fig.add_axes((0.915, 0.2, 0.015, 0.65))
+        fig.colorbar(image, cax=cax, label="ACC (%)")
     return fig
 
 
@@ -120,15 +152,22 @@ def plot_correlation(matrices: dict, dataset):
         ax.set_xticks(range(len(R)), labels, fontsize=6, rotation=90)
         ax.set_yticks(range(len(R)), labels, fontsize=6)
         ax.set_title(f"{dataset} {method}: mean |r| = {score:.2f}", fontsize=9)
-    fig.colorbar(image, ax=list(axes[0]), shrink=0.8)
+        ax.set_xlabel("selected features, best-ranked first", fontsize=7)
+    fig.colorbar(image, ax=list(axes[0]), shrink=0.8, label="Pearson correlation r")
     return fig
 
 
 def plot_convergence_traces(traces: pd.DataFrame, dataset):
     fig, ax = plt.subplots(figsize=(5, 3.4))
-    for run, part in traces.groupby("run", sort=False):
-        ax.plot(part["iteration"], part["objective"], marker="o", ms=2, label=run)
+    # The runs share their first sweeps: the first is drawn wide underneath, the next
+    # dashed on top, so both stay visible where they coincide.
+    for i, (run, part) in enumerate(traces.groupby("run", sort=False)):
+        style = (
+            {"lw": 3.0, "alpha": 0.6} if i == 0 else {"lw": 1.2, "ls": "--", "marker": "o", "ms": 2}
+        )
+        ax.plot(part["iteration"], part["objective"], label=run, zorder=2 + i, **style)
     ax.set_xlabel("iteration")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("objective f")
     ax.set_title(f"{dataset}: BLUFS, default parameters", fontsize=9)
     ax.legend(fontsize=7)

@@ -114,13 +114,15 @@ class ClusterPlan:
 
 
 def graph_path(dataset: str, method: str, sid: str) -> str:
+    """A stored graph's path inside the run's results folder."""
     if method not in STORED_GRAPHS:
         raise ValueError(f"clustering: method {method!r} stores no graph")
-    return f"results/{dataset}/clustering/graph/{method}/{sid}.npz"
+    return f"{dataset}/clustering/graph/{method}/{sid}.npz"
 
 
 def score_path(dataset: str, method: str, sid: str) -> str:
-    return f"results/{dataset}/clustering/scores/{method}/{sid}.tsv"
+    """A clustering setting's scores path inside the run's results folder."""
+    return f"{dataset}/clustering/scores/{method}/{sid}.tsv"
 
 
 def fs_graph_setting(graph_config: dict) -> tuple[str, str, dict] | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from .plots import METRIC_LABELS, plt
 
@@ -102,17 +103,31 @@ def plot_ablation(curves, dataset, methods, *, metric="acc", protocol="oracle", 
 
 
 def plot_sensitivity(tables: dict, dataset: str, *, metric="acc"):
-    """One heat-map per hyper-parameter: parameter value × feature count."""
-    fig, axes = plt.subplots(1, len(tables), squeeze=False, figsize=(4.6 * len(tables), 3.6))
+    """One heat-map per hyper-parameter: parameter value × feature count, on one colour
+    scale (one colour bar) so the panels compare directly."""
+    values = [t.to_numpy(dtype=float) for t in tables.values()]
+    finite = np.concatenate([v[np.isfinite(v)] for v in values]) if values else np.array([])
+    vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    fig, axes = plt.subplots(
+        1, len(tables), squeeze=False, figsize=(4.2 * len(tables) + 1.0, 3.6), layout="constrained"
+    )
+    image = None
     for ax, (param, table) in zip(axes[0], tables.items(), strict=True):
-        image = ax.imshow(table.to_numpy(), aspect="auto", origin="lower", cmap="viridis")
+        image = ax.imshow(
+            table.to_numpy(dtype=float),
+            aspect="auto",
+            origin="lower",
+            cmap="viridis",
+            vmin=vmin,
+            vmax=vmax,
+        )
         ax.set_yticks(range(len(table.index)), [f"{v:g}" for v in table.index])
         ax.set_xticks(range(len(table.columns)), [str(c) for c in table.columns])
         ax.set_xlabel("number of selected features")
         ax.set_ylabel(param)
-        ax.set_title(f"{dataset}: {METRIC_LABELS.get(metric, metric)}")
-        fig.colorbar(image, ax=ax, shrink=0.85)
-    fig.tight_layout()
+        ax.set_title(f"{dataset}: sensitivity to {param}", fontsize="medium")
+    if image is not None:
+        fig.colorbar(image, ax=list(axes[0]), shrink=0.85, label=METRIC_LABELS.get(metric, metric))
     return fig
 
 
@@ -167,6 +182,7 @@ def plot_traces(traces: dict, method: str, parameters=None):
         ax.set_yscale("log" if positive else "symlog")
         ax.set_title(f"{dataset}: {method}", fontsize="medium")
         ax.set_xlabel("iteration")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("objective")
         label = setting_label(setting, parameters)
         ax.text(0.98, 0.95, label, transform=ax.transAxes, ha="right", va="top", fontsize=6)

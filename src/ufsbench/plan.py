@@ -48,20 +48,36 @@ def setting_id(params: dict) -> str:
 
 
 def command_line_methods(config_files, overrides=None) -> dict | None:
-    """The ``methods`` of the last command-line config that sets it, whole (else None).
+    """The run's ``methods``, built from its config files in order (None if none sets it).
 
-    Snakemake deep-merges every ``--configfile`` into the Snakefile's default config, so
-    a method listed only in ``config/config.yaml`` would join every experiment run from
-    the repository. An experiment's ``methods`` is its complete list: the last of
-    ``config_files`` (parsed YAML mappings, in command-line order) that sets it wins,
-    and ``--config methods=...`` (``overrides``) over all of them.
+    ``config_files`` are the parsed YAML mappings in the order they apply: the
+    Snakefile's default ``config/config.yaml`` first, then every ``--configfile`` in
+    command-line order. Each file's ``methods`` edits the list so far, one method at a
+    time: an entry replaces that method's whole grid (grids are not merged key by key,
+    so coupled keys never clash), ``name: null`` drops the method, and a method not
+    named keeps its entry. A file with ``replace_methods: true`` (a paper experiment)
+    starts the list afresh with its own methods. ``--config methods=...``
+    (``overrides``) is the complete list, like ``--config datasets=[...]``.
+
+    Snakemake itself deep-merges config files, which would merge grids key by key and
+    give no way to leave out a method; this function is applied instead.
     """
     methods = None
     for data in config_files:
-        if isinstance(data, dict) and "methods" in data:
-            methods = data["methods"]
+        if not isinstance(data, dict) or "methods" not in data:
+            continue
+        entries = data["methods"] or {}
+        if not isinstance(entries, dict):
+            raise ValueError(f"config 'methods' must be a mapping, got {entries!r}")
+        if methods is None or data.get("replace_methods", False):
+            methods = {}
+        for name, entry in entries.items():
+            if entry is None:
+                methods.pop(name, None)
+            else:
+                methods[name] = entry
     if overrides and "methods" in overrides:
-        methods = overrides["methods"]
+        methods = {k: v for k, v in (overrides["methods"] or {}).items() if v is not None}
     return methods
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import matplotlib
+import matplotlib.patches
+import matplotlib.ticker
 
 matplotlib.use("Agg")  # jobs run without a display
 import matplotlib.pyplot as plt  # noqa: E402
@@ -18,73 +20,156 @@ METRIC_LABELS = {
 
 
 def plot_curves(curves, dataset, *, metrics=("acc", "nmi_sqrt")):
-    """One panel per (protocol, metric): each method's score against the feature count.
+    """Small multiples of each method's score against the number of selected features.
 
-    A method evaluated on all features only (AllFea) is drawn as a horizontal line.
+    One row per method, one column per (protocol, metric). In each panel the row's method
+    is drawn in colour with a band of ± one standard deviation over the k-means repeats
+    (when ``curves`` has a ``std`` column, see :func:`ufsbench.aggregate.repeat_spread`),
+    the other methods in light grey for context, and a method evaluated on all features
+    only (AllFea) as a dashed horizontal reference line. Columns of one protocol and
+    metric share their y axis, so rows compare directly.
     """
     data = curves[curves["dataset"] == dataset]
     if data.empty:
         raise ValueError(f"figure: no curves for dataset {dataset!r}")
     protocols = list(dict.fromkeys(data["protocol"]))
-    fig, axes = plt.subplots(
-        len(protocols),
-        len(metrics),
-        squeeze=False,
-        figsize=(5.2 * len(metrics), 3.6 * len(protocols)),
-    )
     counts = np.sort(data["n_features"].unique())
-    for row, protocol in enumerate(protocols):
-        for col, metric in enumerate(metrics):
+    single = {
+        method
+        for method, part in data.groupby("method", sort=False)
+        if part["n_features"].nunique() == 1 and len(counts) > 1
+    }
+    methods = [m for m in dict.fromkeys(data["method"]) if m not in single] or list(single)
+    panels = [(p, m) for p in protocols for m in metrics]
+    fig, axes = plt.subplots(
+        len(methods),
+        len(panels),
+        squeeze=False,
+        sharex=True,
+        sharey="col",
+        figsize=(2.9 * len(panels), 0.9 + 1.55 * len(methods)),
+    )
+    has_std = "std" in data.columns
+    for col, (protocol, metric) in enumerate(panels):
+        part = data[(data["protocol"] == protocol) & (data["metric"] == metric)]
+        lines = {m: g.sort_values("n_features") for m, g in part.groupby("method", sort=False)}
+        for row, method in enumerate(methods):
             ax = axes[row, col]
-            part = data[(data["protocol"] == protocol) & (data["metric"] == metric)]
-            for method, line in part.groupby("method", sort=False):
-                line = line.sort_values("n_features")
-                if line["n_features"].nunique() == 1 and len(counts) > 1:
-                    ax.axhline(line["value"].iloc[0], color="k", ls="--", lw=1, label=method)
-                else:
-                    ax.plot(line["n_features"], line["value"], marker="o", ms=3, label=method)
-            ax.set_title(f"{dataset}: {protocol} protocol")
-            ax.set_xlabel("number of selected features")
-            ax.set_ylabel(METRIC_LABELS.get(metric, metric))
+            for other, line in lines.items():
+                if other in single:
+                    ax.axhline(line["value"].iloc[0], color="k", ls="--", lw=0.9, zorder=2)
+                elif other != method:
+                    ax.plot(line["n_features"], line["value"], color="0.8", lw=0.8, zorder=1)
+            line = lines.get(method)
+            if line is not None and method not in single:
+                colour = f"C{row % 10}"
+                if has_std:
+                    std = line["std"].fillna(0.0).to_numpy()
+                    ax.fill_between(
+                        line["n_features"],
+                        line["value"] - std,
+                        line["value"] + std,
+                        color=colour,
+                        alpha=0.25,
+                        lw=0,
+                        zorder=3,
+                    )
+                ax.plot(line["n_features"], line["value"], color=colour, marker="o", ms=3, zorder=4)
             ax.grid(alpha=0.3)
-    axes[0, -1].legend(fontsize="small", loc="best")
-    fig.tight_layout()
+            if row == 0:
+                ax.set_title(f"{protocol} protocol\n{METRIC_LABELS.get(metric, metric)}")
+            if col == 0:
+                ax.set_ylabel(method, fontweight="bold")
+            if row == len(methods) - 1:
+                ax.set_xlabel("selected features")
+    handles = [
+        plt.Line2D([], [], color="C0", marker="o", ms=3, label="the row's method"),
+        plt.Line2D([], [], color="0.8", label="other methods"),
+    ]
+    if has_std:
+        handles.insert(
+            1, matplotlib.patches.Patch(color="C0", alpha=0.25, label="± 1 std over repeats")
+        )
+    if single:
+        handles.append(
+            plt.Line2D(
+                [], [], color="k", ls="--", label=f"{', '.join(sorted(single))} (all features)"
+            )
+        )
+    fig.suptitle(f"{dataset}: clustering score vs number of selected features")
+    fig.legend(
+        handles=handles, loc="lower center", ncol=len(handles), fontsize="small", frameon=False
+    )
+    fig.tight_layout(rect=(0, 0.35 / (0.9 + 1.55 * len(methods)), 1, 1))
     return fig
 
 
-def plot_convergence(traces, dataset, *, max_traces=20):
-    """Objective per iteration of each iterative method; the default setting in bold."""
+def plot_convergence(traces, dataset, *, max_traces=20, max_labelled=6):
+    """Objective per iteration of each iterative method, one panel per method.
+
+    The default setting is drawn bold. With at most ``max_labelled`` settings, every
+    setting has its own colour and its parameters in the legend; with more, the first
+    ``max_traces`` others are thin grey lines, named as a group in the legend. The
+    legend sits below each panel, off the data; iterations are integers.
+    """
     data = traces[traces["dataset"] == dataset]
     methods = list(dict.fromkeys(data["method"]))
-    fig, axes = plt.subplots(
-        1, max(1, len(methods)), squeeze=False, figsize=(4.5 * max(1, len(methods)), 3.4)
-    )
+    n = max(1, len(methods))
+    fig, axes = plt.subplots(1, n, squeeze=False, figsize=(4.6 * n, 4.4))
     if not methods:
         axes[0, 0].text(0.5, 0.5, "no iterative method ran", ha="center", va="center")
         axes[0, 0].set_axis_off()
     for ax, method in zip(axes[0], methods, strict=False):
         part = data[data["method"] == method]
-        for i, (_params, trace) in enumerate(part.groupby("params", sort=False)):
+        settings = list(part.groupby("params", sort=False))
+        names = _short_settings([params for params, _ in settings])
+        labelled = len(settings) <= max_labelled
+        others = [s for s in settings if not bool(s[1]["is_default"].iloc[0])]
+        shown = 0
+        for params, trace in settings:
             default = bool(trace["is_default"].iloc[0])
-            if not default and i >= max_traces:
-                continue
-            ax.plot(
-                trace["iteration"],
-                trace["objective"],
-                color="C0" if default else "0.7",
-                lw=2 if default else 0.8,
-                zorder=3 if default else 1,
-                label="default setting" if default else None,
-            )
+            if not default and not labelled:
+                if shown >= max_traces:
+                    continue
+                label = f"other settings ({min(len(others), max_traces)} of {len(others)})"
+                label = label if shown == 0 else None
+                shown += 1
+                style = {"color": "0.7", "lw": 0.8, "zorder": 1, "label": label}
+            elif default:
+                label = f"default: {names[params]}"
+                style = {"color": "k", "lw": 2.6, "zorder": 2, "label": label}
+            else:
+                style = {"lw": 1.2, "zorder": 3, "label": names[params]}
+            ax.plot(trace["iteration"], trace["objective"], **style)
         ax.set_yscale("symlog" if (part["objective"] <= 0).any() else "log")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.set_title(f"{dataset}: {method}")
         ax.set_xlabel("iteration")
         ax.set_ylabel("objective")
         ax.grid(alpha=0.3)
-        if part["is_default"].any():
-            ax.legend(fontsize="small")
+        if settings:
+            ax.legend(
+                fontsize="x-small",
+                loc="upper center",
+                bbox_to_anchor=(0.5, -0.18),
+                ncol=1,
+                frameon=False,
+            )
     fig.tight_layout()
     return fig
+
+
+def _short_settings(setting_ids) -> dict:
+    """Each setting id cut to the parameters that differ among ``setting_ids``."""
+    parsed = {sid: dict(p.partition("=")[::2] for p in str(sid).split(",")) for sid in setting_ids}
+    keys = {k for params in parsed.values() for k in params}
+    varying = [k for k in sorted(keys) if len({params.get(k) for params in parsed.values()}) > 1]
+    if not varying:
+        return {sid: str(sid) for sid in setting_ids}
+    return {
+        sid: ", ".join(f"{k}={params[k]}" for k in varying if k in params)
+        for sid, params in parsed.items()
+    }
 
 
 # Metadata that would record when a figure was drawn, left out so that the same figure
@@ -178,6 +263,8 @@ def plot_selected_pairs(X, y, pairs: dict, *, title=None, informative=(0, 1)):
         ax.scatter(X[:, i], X[:, j], c=y, s=2, cmap="tab10", rasterized=True)
         hit = len({int(i), int(j)} & set(informative))
         ax.set_title(f"{method}: f{i}, f{j} ({hit}/2 informative)", fontsize=8)
+        ax.set_xlabel(f"feature f{i}", fontsize=7)
+        ax.set_ylabel(f"feature f{j}", fontsize=7)
         ax.tick_params(labelsize=6)
     if title:
         fig.suptitle(title, fontsize=10)

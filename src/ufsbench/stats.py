@@ -147,6 +147,28 @@ def _ttest(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     return float(result.statistic), float(result.pvalue)
 
 
+def significant(values, digits: int = 4) -> np.ndarray:
+    """``values`` rounded to ``digits`` significant digits (inf, NaN and 0 kept)."""
+    x = np.asarray(values, dtype=float)
+    finite = np.isfinite(x) & (x != 0)
+    out = x.copy()
+    scale = np.zeros_like(x)
+    scale[finite] = digits - 1 - np.floor(np.log10(np.abs(x[finite])))
+    out[finite] = np.round(x[finite] * 10.0 ** scale[finite]) / 10.0 ** scale[finite]
+    return out
+
+
+def round_ttests(tests: pd.DataFrame, *, digits: int = 4) -> pd.DataFrame:
+    """The t-test table as written: ``statistic``, ``p_value`` and ``p_holm`` to ``digits``
+    significant digits, ``mean`` (in %) to 4 decimals. ``not_worse`` was decided on the
+    unrounded p-values and is kept as it is."""
+    out = tests.copy()
+    for column in ("statistic", "p_value", "p_holm"):
+        out[column] = significant(out[column], digits)
+    out["mean"] = out["mean"].astype(float).round(4)
+    return out
+
+
 # -- Friedman test and Nemenyi post-hoc (Demšar 2006), for the critical-difference plot ----
 
 FRIEDMAN_COLUMNS = ("method", "mean_rank", "n_datasets")

@@ -8,15 +8,15 @@
 rule blufs_stage2:
     input:
         unpack(knn_of_method),
-        data="results/{dataset}/data.npz",
+        data=res("{dataset}/data.npz"),
         stage1=stage1_scores,
     output:
-        selection="results/{dataset}/{method}/stage2/part{part}/selection.npz",
-        scores="results/{dataset}/{method}/stage2/part{part}/scores.tsv",
+        selection=res("{dataset}/{method}/stage2/part{part}/selection.npz"),
+        scores=res("{dataset}/{method}/stage2/part{part}/scores.tsv"),
     log:
-        "logs/blufs/stage2/{dataset}/{method}/part{part}.log",
+        logs("blufs/stage2/{dataset}/{method}/part{part}.log"),
     benchmark:
-        "results/benchmarks/stage2/{dataset}/{method}/part{part}.tsv"
+        res("benchmarks/stage2/{dataset}/{method}/part{part}.tsv")
     wildcard_constraints:
         part=r"\d+",
     conda:
@@ -52,10 +52,10 @@ rule blufs_stage2_merge:
         selections=lambda wildcards: stage2_part_files(wildcards, "selection.npz"),
         scores=lambda wildcards: stage2_part_files(wildcards, "scores.tsv"),
     output:
-        selection="results/{dataset}/{method}/stage2/selection.npz",
-        scores="results/{dataset}/{method}/stage2/scores.tsv",
+        selection=res("{dataset}/{method}/stage2/selection.npz"),
+        scores=res("{dataset}/{method}/stage2/scores.tsv"),
     log:
-        "logs/blufs/stage2/{dataset}/{method}/merge.log",
+        logs("blufs/stage2/{dataset}/{method}/merge.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -68,12 +68,12 @@ rule blufs_stage2_merge:
 rule blufs_reseed:
     input:
         unpack(knn_of_method),
-        data="results/{dataset}/data.npz",
-        scores="results/tables/scores.tsv",
+        data=res("{dataset}/data.npz"),
+        scores=res("tables/scores.tsv"),
     output:
-        "results/{dataset}/{method}/reseed.tsv",
+        res("{dataset}/{method}/reseed.tsv"),
     log:
-        "logs/blufs/reseed/{dataset}/{method}.log",
+        logs("blufs/reseed/{dataset}/{method}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -93,13 +93,13 @@ rule blufs_reseed:
 
 rule blufs_knn:
     input:
-        data="results/{dataset}/data.npz",
-        scores="results/tables/scores.tsv",
+        data=res("{dataset}/data.npz"),
+        scores=res("tables/scores.tsv"),
         selections=method_selections,
     output:
-        "results/{dataset}/{method}/knn.tsv",
+        res("{dataset}/{method}/knn.tsv"),
     log:
-        "logs/blufs/knn/{dataset}/{method}.log",
+        logs("blufs/knn/{dataset}/{method}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -121,39 +121,39 @@ localrules:
 rule blufs_tables:
     input:
         unpack(notes_input(BLUFS.get("notes"))),
-        scores="results/tables/scores.tsv",
+        scores=res("tables/scores.tsv"),
         reseeds=reseed_outputs(),
         knn=knn_outputs(),
     output:
-        cells="results/tables/blufs_cells.tsv",
+        cells=res("tables/blufs_cells.tsv"),
         table2=report(
-            "results/tables/blufs_table2.md",
+            res("tables/blufs_table2.md"),
             caption="../report/blufs_tables.rst",
             category="BLUFS paper",
             labels={"table": "II: ACC"},
         ),
         table3=report(
-            "results/tables/blufs_table3.md",
+            res("tables/blufs_table3.md"),
             caption="../report/blufs_tables.rst",
             category="BLUFS paper",
             labels={"table": "III: NMI"},
         ),
-        table5="results/tables/blufs_table5.md",
+        table5=res("tables/blufs_table5.md"),
         table7=report(
-            "results/tables/blufs_table7.md",
+            res("tables/blufs_table7.md"),
             caption="../report/blufs_tables.rst",
             category="BLUFS paper",
             labels={"table": "VII: kNN"},
         ),
-        table7_tsv="results/tables/blufs_table7.tsv",
+        table7_tsv=res("tables/blufs_table7.tsv"),
         versus=report(
-            "results/tables/blufs_vs_paper.tsv",
+            res("tables/blufs_vs_paper.tsv"),
             caption="../report/blufs_vs_paper.rst",
             category="BLUFS paper",
             labels={"table": "ours vs paper"},
         ),
     log:
-        "logs/blufs/tables.log",
+        logs("blufs/tables.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -168,19 +168,19 @@ rule blufs_tables:
 
 rule blufs_cd:
     input:
-        "results/tables/blufs_cells.tsv",
+        res("tables/blufs_cells.tsv"),
     output:
-        tsv="results/tables/blufs_friedman_acc.tsv",
-        pairwise="results/tables/blufs_nemenyi_acc.tsv",
+        tsv=res("tables/blufs_friedman_acc.tsv"),
+        pairwise=res("tables/blufs_nemenyi_acc.tsv"),
         png=report(
-            "results/figures/blufs/cd_acc.png",
+            res("figures/blufs/cd_acc.png"),
             caption="../report/blufs_cd.rst",
             category="BLUFS paper",
             labels={"figure": "7: critical difference"},
         ),
-        pdf="results/figures/blufs/cd_acc.pdf",
+        pdf=res("figures/blufs/cd_acc.pdf"),
     log:
-        "logs/blufs/cd.log",
+        logs("blufs/cd.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -193,11 +193,11 @@ rule blufs_cd:
 
 rule blufs_synthetic:
     input:
-        data="results/{dataset}/data.npz",
+        data=res("{dataset}/data.npz"),
     output:
-        "results/blufs/synthetic/{dataset}/{method}.tsv",
+        res("blufs/synthetic/{dataset}/{method}.tsv"),
     log:
-        "logs/blufs/synthetic/{dataset}/{method}.log",
+        logs("blufs/synthetic/{dataset}/{method}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -212,23 +212,23 @@ rule blufs_synthetic:
 
 rule figure_synthetic:
     input:
-        data="results/{dataset}/data.npz",
+        data=res("{dataset}/data.npz"),
         picks=lambda wildcards: expand(
-            "results/blufs/synthetic/{dataset}/{method}.tsv",
+            res("blufs/synthetic/{dataset}/{method}.tsv"),
             dataset=wildcards.dataset,
             method=BLUFS["synthetic"]["methods"],
         ),
     output:
-        tsv="results/tables/blufs_synthetic_{dataset}.tsv",
+        tsv=res("tables/blufs_synthetic_{dataset}.tsv"),
         png=report(
-            "results/figures/blufs/synthetic_{dataset}.png",
+            res("figures/blufs/synthetic_{dataset}.png"),
             caption="../report/blufs_synthetic.rst",
             category="BLUFS paper",
             labels={"figure": "3-4: synthetic", "dataset": "{dataset}"},
         ),
-        pdf="results/figures/blufs/synthetic_{dataset}.pdf",
+        pdf=res("figures/blufs/synthetic_{dataset}.pdf"),
     log:
-        "logs/blufs/figures/synthetic_{dataset}.log",
+        logs("blufs/figures/synthetic_{dataset}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -247,17 +247,17 @@ localrules:
 
 rule blufs_sensitivity:
     input:
-        "results/tables/scores.tsv",
+        res("tables/scores.tsv"),
     output:
         png=report(
-            "results/figures/blufs/sensitivity_{dataset}.png",
+            res("figures/blufs/sensitivity_{dataset}.png"),
             caption="../report/blufs_figures.rst",
             category="BLUFS paper",
             labels={"figure": "9: sensitivity", "dataset": "{dataset}"},
         ),
-        pdf="results/figures/blufs/sensitivity_{dataset}.pdf",
+        pdf=res("figures/blufs/sensitivity_{dataset}.pdf"),
     log:
-        "logs/blufs/figures/sensitivity_{dataset}.log",
+        logs("blufs/figures/sensitivity_{dataset}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -269,20 +269,20 @@ rule blufs_sensitivity:
 
 rule blufs_stability:
     input:
-        scores="results/tables/scores.tsv",
-        data="results/{dataset}/data.npz",
+        scores=res("tables/scores.tsv"),
+        data=res("{dataset}/data.npz"),
         selections=dataset_selections,
     output:
-        tsv="results/tables/blufs_stability_{dataset}.tsv",
+        tsv=res("tables/blufs_stability_{dataset}.tsv"),
         png=report(
-            "results/figures/blufs/stability_{dataset}.png",
+            res("figures/blufs/stability_{dataset}.png"),
             caption="../report/blufs_figures.rst",
             category="BLUFS paper",
             labels={"figure": "10: stability", "dataset": "{dataset}"},
         ),
-        pdf="results/figures/blufs/stability_{dataset}.pdf",
+        pdf=res("figures/blufs/stability_{dataset}.pdf"),
     log:
-        "logs/blufs/figures/stability_{dataset}.log",
+        logs("blufs/figures/stability_{dataset}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -296,20 +296,20 @@ rule blufs_stability:
 
 rule blufs_correlation:
     input:
-        scores="results/tables/scores.tsv",
-        data="results/{dataset}/data.npz",
+        scores=res("tables/scores.tsv"),
+        data=res("{dataset}/data.npz"),
         selections=dataset_selections,
     output:
-        tsv="results/tables/blufs_correlation_{dataset}.tsv",
+        tsv=res("tables/blufs_correlation_{dataset}.tsv"),
         png=report(
-            "results/figures/blufs/correlation_{dataset}.png",
+            res("figures/blufs/correlation_{dataset}.png"),
             caption="../report/blufs_figures.rst",
             category="BLUFS paper",
             labels={"figure": "8: feature correlation", "dataset": "{dataset}"},
         ),
-        pdf="results/figures/blufs/correlation_{dataset}.pdf",
+        pdf=res("figures/blufs/correlation_{dataset}.pdf"),
     log:
-        "logs/blufs/figures/correlation_{dataset}.log",
+        logs("blufs/figures/correlation_{dataset}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -327,18 +327,18 @@ rule blufs_correlation:
 
 rule blufs_convergence:
     input:
-        data="results/{dataset}/data.npz",
+        data=res("{dataset}/data.npz"),
     output:
-        tsv="results/tables/blufs_convergence_{dataset}.tsv",
+        tsv=res("tables/blufs_convergence_{dataset}.tsv"),
         png=report(
-            "results/figures/blufs/convergence_{dataset}.png",
+            res("figures/blufs/convergence_{dataset}.png"),
             caption="../report/blufs_figures.rst",
             category="BLUFS paper",
             labels={"figure": "11: convergence", "dataset": "{dataset}"},
         ),
-        pdf="results/figures/blufs/convergence_{dataset}.pdf",
+        pdf=res("figures/blufs/convergence_{dataset}.pdf"),
     log:
-        "logs/blufs/figures/convergence_{dataset}.log",
+        logs("blufs/figures/convergence_{dataset}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -352,11 +352,11 @@ rule blufs_convergence:
 
 rule blufs_runtime:
     input:
-        data="results/{dataset}/data.npz",
+        data=res("{dataset}/data.npz"),
     output:
-        "results/{dataset}/{method}/runtime.tsv",
+        res("{dataset}/{method}/runtime.tsv"),
     log:
-        "logs/blufs/runtime/{dataset}/{method}.log",
+        logs("blufs/runtime/{dataset}/{method}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -378,15 +378,15 @@ rule blufs_table8:
     input:
         [f"{stem}/runtime.tsv" for stem in runs_of(runtime_methods())],
     output:
-        tsv="results/timings/blufs_table8.tsv",
+        tsv=res("timings/blufs_table8.tsv"),
         md=report(
-            "results/timings/blufs_table8.md",
+            res("timings/blufs_table8.md"),
             caption="../report/blufs_tables.rst",
             category="BLUFS paper",
             labels={"table": "VIII: running time"},
         ),
     log:
-        "logs/blufs/table8.log",
+        logs("blufs/table8.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1

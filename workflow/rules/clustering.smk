@@ -4,14 +4,14 @@
 
 rule cluster_graph:
     input:
-        data="results/{dataset}/data.npz",
+        data=res("{dataset}/data.npz"),
     output:
-        graph="results/{dataset}/clustering/graph/{gmethod}/{gsid}.npz",
-        info="results/{dataset}/clustering/graph/{gmethod}/{gsid}.json",
+        graph=res("{dataset}/clustering/graph/{gmethod}/{gsid}.npz"),
+        info=res("{dataset}/clustering/graph/{gmethod}/{gsid}.json"),
     log:
-        "logs/cluster_graph/{dataset}/{gmethod}/{gsid}.log",
+        logs("cluster_graph/{dataset}/{gmethod}/{gsid}.log"),
     benchmark:
-        "results/benchmarks/cluster_graph/{dataset}/{gmethod}/{gsid}.tsv"
+        res("benchmarks/cluster_graph/{dataset}/{gmethod}/{gsid}.tsv")
     conda:
         "../../envs/ufsbench.yaml"
     threads: cluster_threads
@@ -30,9 +30,9 @@ rule cluster_scores:
     input:
         unpack(cluster_score_inputs),
     output:
-        "results/{dataset}/clustering/scores/{cmethod}/{csid}.tsv",
+        res("{dataset}/clustering/scores/{cmethod}/{csid}.tsv"),
     log:
-        "logs/cluster_scores/{dataset}/{cmethod}/{csid}.log",
+        logs("cluster_scores/{dataset}/{cmethod}/{csid}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -63,20 +63,20 @@ localrules:
 rule cluster_tables:
     input:
         unpack(notes_input(CLUSTER_CONFIG.get("notes"))),
-        scores=CPLAN.score_files(),
+        scores=[res(path) for path in CPLAN.score_files()],
         reference=Path(workflow.basedir)
         / CLUSTER_CONFIG.get("reference", "config/reference/srsg_paper.tsv"),
     output:
-        summary="results/tables/clustering.tsv",
+        summary=res("tables/clustering.tsv"),
         comparison=report(
-            "results/tables/srsg_vs_paper.tsv",
+            res("tables/srsg_vs_paper.tsv"),
             caption="../report/srsg_vs_paper.rst",
             category="Tables",
             labels={"table": "SRSG paper: ours vs paper"},
         ),
-        tables=expand("results/tables/srsg_table{table}.md", table=[1, 2, 3]),
+        tables=expand(res("tables/srsg_table{table}.md"), table=[1, 2, 3]),
     log:
-        "logs/cluster_tables.log",
+        logs("cluster_tables.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1

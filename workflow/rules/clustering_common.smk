@@ -33,10 +33,10 @@ def cluster_graph_params(wildcards):
 
 
 def cluster_score_inputs(wildcards):
-    inputs = {"data": f"results/{wildcards.dataset}/data.npz"}
+    inputs = {"data": res(f"{wildcards.dataset}/data.npz")}
     if wildcards.cmethod in STORED_GRAPHS:
-        inputs["graph"] = graph_path(
-            wildcards.dataset, wildcards.cmethod, wildcards.csid
+        inputs["graph"] = res(
+            graph_path(wildcards.dataset, wildcards.cmethod, wildcards.csid)
         )
     return inputs
 
@@ -58,9 +58,9 @@ def clustering_outputs():
     if not CPLAN.enabled or not CPLAN.datasets:
         return []
     return [
-        "results/tables/clustering.tsv",
-        "results/tables/srsg_vs_paper.tsv",
-        *expand("results/tables/srsg_table{table}.md", table=[1, 2, 3]),
+        res("tables/clustering.tsv"),
+        res("tables/srsg_vs_paper.tsv"),
+        *expand(res("tables/srsg_table{table}.md"), table=[1, 2, 3]),
     ]
 
 

@@ -23,9 +23,15 @@ from ufsbench.clustering import fs_graph_setting, graph_path, tasks
 # Nested --config values arrive with every scalar a string ({repeats: '2'}): type them
 # as YAML, as a config file would be read, before the schema sees them.
 _overrides = typed_overrides(config, workflow.config_settings.config)
-# An experiment's `methods` is its whole list, not a merge with config/config.yaml's.
+# `methods` of the config files in order (the Snakefile's default first): an entry
+# replaces that method's grid, `name: null` drops it, `replace_methods: true` (paper
+# experiments) starts afresh; --config methods=... is the whole list (config/README.md).
+_cli_files = list(workflow.config_settings.configfiles)
 _methods = command_line_methods(
-    [yaml.safe_load(Path(f).read_text()) for f in workflow.config_settings.configfiles],
+    [
+        yaml.safe_load(Path(f).read_text())
+        for f in workflow.configfiles[len(_cli_files) :] + _cli_files
+    ],
     _overrides,
 )
 if _methods is not None:
@@ -36,6 +42,23 @@ validate(config, schema="../schemas/config.schema.yaml")
 # expanded (ufsbench.names, ufsbench.limits; bounds in config/README.md).
 check_config_names(config)
 check_plan_size(config)
+
+# Every output of a run lives under results/<experiment>/ and every log under
+# logs/<experiment>/ (config key `experiment`), so runs of different configs coexist;
+# downloads (data/raw/, logs/download/) are shared.
+RESULTS = f"results/{config['experiment']}"
+LOGS = f"logs/{config['experiment']}"
+
+
+def res(path):
+    """``path`` inside the run's results folder."""
+    return f"{RESULTS}/{path}"
+
+
+def logs(path):
+    """``path`` inside the run's log folder."""
+    return f"{LOGS}/{path}"
+
 
 # The registry ships beside the Snakefile unless the config names another one.
 REGISTRY_PATH = str(
@@ -116,9 +139,9 @@ def knn_of_chunk(wildcards):
     """The dataset's shared k-NN table, when a setting of the chunk uses a graph."""
     settings = chunk_settings(wildcards)
     if any(PLAN.graph_weights(wildcards.method, s.params) for s in settings):
-        inputs = {"knn": f"results/{wildcards.dataset}/graph/{PLAN.knn_stem}.npz"}
+        inputs = {"knn": res(f"{wildcards.dataset}/graph/{PLAN.knn_stem}.npz")}
         if FS_GRAPH is not None:
-            inputs["graph"] = graph_path(wildcards.dataset, *FS_GRAPH[:2])
+            inputs["graph"] = res(graph_path(wildcards.dataset, *FS_GRAPH[:2]))
         return inputs
     return {}
 
@@ -159,7 +182,7 @@ def _method_code(method):
 
 def all_scores():
     return [
-        f"results/{dataset}/{method}/{chunk}/scores.tsv"
+        res(f"{dataset}/{method}/{chunk}/scores.tsv")
         for dataset, method in PLAN.runs()
         for chunk in PLAN.chunks(method)
     ] + stage2_scores()
@@ -211,7 +234,7 @@ def iterative_sources():
             continue
         default = next((s.id for s in PLAN.settings[method] if s.is_default), None)
         for chunk in PLAN.chunks(method):
-            path = f"results/{dataset}/{method}/{chunk}/selection.npz"
+            path = res(f"{dataset}/{method}/{chunk}/selection.npz")
             sources.append(
                 {"path": path, "dataset": dataset, "method": method, "default": default}
             )
@@ -221,7 +244,7 @@ def iterative_sources():
 def runs_of(methods):
     """Result stems ``results/{dataset}/{method}`` of these methods where they run, in
     ``expand``'s order (dataset-major, then the order of ``methods``)."""
-    return [f"results/{dataset}/{method}" for dataset, method in PLAN.runs(methods)]
+    return [res(f"{dataset}/{method}") for dataset, method in PLAN.runs(methods)]
 
 
 def iterative_selections():
@@ -236,13 +259,13 @@ def final_outputs():
 
 
 def selection_outputs():
-    tables = expand("results/tables/summary.{ext}", ext=["tsv", "md", "tex"]) + expand(
-        "results/tables/ttest_{metric}.tsv", metric=METRICS
+    tables = expand(res("tables/summary.{ext}"), ext=["tsv", "md", "tex"]) + expand(
+        res("tables/ttest_{metric}.tsv"), metric=METRICS
     )
-    figures = expand("results/figures/{dataset}/curves.png", dataset=PLAN.datasets)
+    figures = expand(res("figures/{dataset}/curves.png"), dataset=PLAN.datasets)
     if iterative_selections():
         figures += expand(
-            "results/figures/{dataset}/convergence.png", dataset=PLAN.datasets
+            res("figures/{dataset}/convergence.png"), dataset=PLAN.datasets
         )
     return tables + figures
 
@@ -320,12 +343,12 @@ def stage2_scores():
 def method_selections(wildcards):
     """Every selection file of a (dataset, method): stage-1 chunks, and stage 2."""
     files = [
-        f"results/{wildcards.dataset}/{wildcards.method}/{chunk}/selection.npz"
+        res(f"{wildcards.dataset}/{wildcards.method}/{chunk}/selection.npz")
         for chunk in PLAN.chunks(wildcards.method)
     ]
     if wildcards.method in two_stage_methods():
         files.append(
-            f"results/{wildcards.dataset}/{wildcards.method}/stage2/selection.npz"
+            res(f"{wildcards.dataset}/{wildcards.method}/stage2/selection.npz")
         )
     return files
 
@@ -341,7 +364,7 @@ def knn_of_method(wildcards):
         PLAN.graph_weights(wildcards.method, s.params)
         for s in PLAN.settings[wildcards.method]
     ):
-        return {"knn": f"results/{wildcards.dataset}/graph/{PLAN.knn_stem}.npz"}
+        return {"knn": res(f"{wildcards.dataset}/graph/{PLAN.knn_stem}.npz")}
     return {}
 
 
@@ -383,7 +406,7 @@ def knn_outputs():
 def synthetic_outputs():
     synthetic = BLUFS.get("synthetic", {})
     return expand(
-        "results/blufs/synthetic/{dataset}/{method}.tsv",
+        res("blufs/synthetic/{dataset}/{method}.tsv"),
         dataset=synthetic.get("datasets", []),
         method=synthetic.get("methods", []),
     )
@@ -403,10 +426,10 @@ def blufs_outputs():
     if not BLUFS:
         return []
     figures = {
-        "sensitivity": "results/figures/blufs/sensitivity_{dataset}.png",
-        "stability": "results/figures/blufs/stability_{dataset}.png",
-        "correlation": "results/figures/blufs/correlation_{dataset}.png",
-        "convergence": "results/figures/blufs/convergence_{dataset}.png",
+        "sensitivity": res("figures/blufs/sensitivity_{dataset}.png"),
+        "stability": res("figures/blufs/stability_{dataset}.png"),
+        "correlation": res("figures/blufs/correlation_{dataset}.png"),
+        "convergence": res("figures/blufs/convergence_{dataset}.png"),
     }
     extra = [
         path.format(dataset=d)
@@ -414,27 +437,27 @@ def blufs_outputs():
         for d in figure_datasets(kind)
     ]
     if runtime_methods():
-        extra.append("results/timings/blufs_table8.md")
+        extra.append(res("timings/blufs_table8.md"))
     return extra + _blufs_tables()
 
 
 def _blufs_tables():
     out = [
-        "results/tables/blufs_table2.md",
-        "results/tables/blufs_vs_paper.tsv",
-        "results/tables/blufs_table7.md",
-        "results/figures/blufs/cd_acc.png",
+        res("tables/blufs_table2.md"),
+        res("tables/blufs_vs_paper.tsv"),
+        res("tables/blufs_table7.md"),
+        res("figures/blufs/cd_acc.png"),
     ]
     if BLUFS.get("ablation"):
-        out.append("results/tables/blufs_table5.md")
+        out.append(res("tables/blufs_table5.md"))
     for dataset in BLUFS.get("synthetic", {}).get("datasets", []):
-        out.append(f"results/figures/blufs/synthetic_{dataset}.png")
+        out.append(res(f"figures/blufs/synthetic_{dataset}.png"))
     return out
 
 
 def stage1_scores(wildcards):
     return [
-        f"results/{wildcards.dataset}/{wildcards.method}/{chunk}/scores.tsv"
+        res(f"{wildcards.dataset}/{wildcards.method}/{chunk}/scores.tsv")
         for chunk in PLAN.chunks(wildcards.method)
     ]
 
@@ -455,7 +478,7 @@ def stage2_parts(wildcards):
 
 def stage2_part_files(wildcards, name):
     return [
-        f"results/{wildcards.dataset}/{wildcards.method}/stage2/part{part}/{name}"
+        res(f"{wildcards.dataset}/{wildcards.method}/stage2/part{part}/{name}")
         for part in range(stage2_parts(wildcards))
     ]
 

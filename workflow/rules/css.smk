@@ -4,14 +4,14 @@
 
 rule css_run:
     input:
-        data="results/{dataset}/data.npz",
+        data=res("{dataset}/data.npz"),
     output:
-        runs="results/css/{dataset}/{css_method}/k{k}/s{seed}.tsv",
-        trace="results/css/{dataset}/{css_method}/k{k}/s{seed}.trace.tsv",
+        runs=res("css/{dataset}/{css_method}/k{k}/s{seed}.tsv"),
+        trace=res("css/{dataset}/{css_method}/k{k}/s{seed}.trace.tsv"),
     log:
-        "logs/css/{dataset}/{css_method}/k{k}/s{seed}.log",
+        logs("css/{dataset}/{css_method}/k{k}/s{seed}.log"),
     benchmark:
-        "results/benchmarks/css/{dataset}/{css_method}/k{k}/s{seed}.tsv"
+        res("benchmarks/css/{dataset}/{css_method}/k{k}/s{seed}.tsv")
     wildcard_constraints:
         css_method="|".join(CSS_PLAN.methods) or "none",
         seed=r"\d+",
@@ -41,22 +41,22 @@ rule css_table:
         traces=css_traces(),
         reference=css_reference(),
     output:
-        runs="results/tables/css_runs.tsv",
-        timings="results/timings/css_seconds.tsv",
+        runs=res("tables/css_runs.tsv"),
+        timings=res("timings/css_seconds.tsv"),
         summary=report(
-            "results/tables/css_summary.tsv",
+            res("tables/css_summary.tsv"),
             caption="../report/css_summary.rst",
             category="Column subset selection",
         ),
-        markdown="results/tables/css_table1.md",
-        anytime="results/tables/css_anytime.tsv",
+        markdown=res("tables/css_table1.md"),
+        anytime=res("tables/css_anytime.tsv"),
         paper=report(
-            "results/tables/pocss_vs_paper.tsv",
+            res("tables/pocss_vs_paper.tsv"),
             caption="../report/pocss_vs_paper.rst",
             category="Column subset selection",
         ),
     log:
-        "logs/css/table.log",
+        logs("css/table.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -71,18 +71,18 @@ rule css_table:
 
 rule css_figure_curves:
     input:
-        "results/tables/css_summary.tsv",
+        res("tables/css_summary.tsv"),
     output:
         png=report(
-            "results/figures/css/{dataset}/error_ratio_vs_k.png",
+            res("figures/css/{dataset}/error_ratio_vs_k.png"),
             caption="../report/css_curves.rst",
             category="Column subset selection",
             subcategory="{dataset}",
             labels={"dataset": "{dataset}", "figure": "error ratio vs k"},
         ),
-        pdf="results/figures/css/{dataset}/error_ratio_vs_k.pdf",
+        pdf=res("figures/css/{dataset}/error_ratio_vs_k.pdf"),
     log:
-        "logs/css/figures/{dataset}/error_ratio_vs_k.log",
+        logs("css/figures/{dataset}/error_ratio_vs_k.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -95,19 +95,19 @@ rule css_figure_curves:
 
 rule css_figure_anytime:
     input:
-        anytime="results/tables/css_anytime.tsv",
-        runs="results/tables/css_runs.tsv",
+        anytime=res("tables/css_anytime.tsv"),
+        runs=res("tables/css_runs.tsv"),
     output:
         png=report(
-            "results/figures/css/{dataset}/anytime.png",
+            res("figures/css/{dataset}/anytime.png"),
             caption="../report/css_anytime.rst",
             category="Column subset selection",
             subcategory="{dataset}",
             labels={"dataset": "{dataset}", "figure": "POCSS anytime curve"},
         ),
-        pdf="results/figures/css/{dataset}/anytime.pdf",
+        pdf=res("figures/css/{dataset}/anytime.pdf"),
     log:
-        "logs/css/figures/{dataset}/anytime.log",
+        logs("css/figures/{dataset}/anytime.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1

@@ -40,11 +40,11 @@ def css_mem_mb(wildcards):
 
 
 def css_runs():
-    return [f"{job.stem}.tsv" for job in CSS_PLAN.jobs()]
+    return [res(f"{job.stem}.tsv") for job in CSS_PLAN.jobs()]
 
 
 def css_traces():
-    return [f"{job.stem}.trace.tsv" for job in CSS_PLAN.jobs()]
+    return [res(f"{job.stem}.trace.tsv") for job in CSS_PLAN.jobs()]
 
 
 def css_outputs():
@@ -52,15 +52,15 @@ def css_outputs():
     if not CSS_PLAN.enabled:
         return []
     outputs = [
-        "results/tables/css_summary.tsv",
-        "results/tables/css_table1.md",
-        "results/tables/pocss_vs_paper.tsv",
+        res("tables/css_summary.tsv"),
+        res("tables/css_table1.md"),
+        res("tables/pocss_vs_paper.tsv"),
     ]
     outputs += expand(
-        "results/figures/css/{dataset}/error_ratio_vs_k.png",
+        res("figures/css/{dataset}/error_ratio_vs_k.png"),
         dataset=CSS_PLAN.curve_datasets,
     )
     outputs += expand(
-        "results/figures/css/{dataset}/anytime.png", dataset=CSS_PLAN.anytime
+        res("figures/css/{dataset}/anytime.png"), dataset=CSS_PLAN.anytime
     )
     return outputs

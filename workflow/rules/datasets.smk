@@ -24,9 +24,9 @@ rule normalize:
     input:
         raw=raw_input,
     output:
-        "results/{dataset}/data.npz",
+        res("{dataset}/data.npz"),
     log:
-        "logs/normalize/{dataset}.log",
+        logs("normalize/{dataset}.log"),
     group:
         "dataset"
     conda:

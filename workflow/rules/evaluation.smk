@@ -1,13 +1,13 @@
 rule evaluate:
     input:
-        data="results/{dataset}/data.npz",
-        selection="results/{dataset}/{method}/{chunk}/selection.npz",
+        data=res("{dataset}/data.npz"),
+        selection=res("{dataset}/{method}/{chunk}/selection.npz"),
     output:
-        "results/{dataset}/{method}/{chunk}/scores.tsv",
+        res("{dataset}/{method}/{chunk}/scores.tsv"),
     log:
-        "logs/evaluate/{dataset}/{method}/{chunk}.log",
+        logs("evaluate/{dataset}/{method}/{chunk}.log"),
     benchmark:
-        "results/benchmarks/evaluate/{dataset}/{method}/{chunk}.tsv"
+        res("benchmarks/evaluate/{dataset}/{method}/{chunk}.tsv")
     group:
         "chunk"
     conda:
@@ -36,18 +36,18 @@ rule aggregate:
     input:
         all_scores(),
     output:
-        scores="results/tables/scores.tsv",
-        timings="results/timings/select_seconds.tsv",
-        curves="results/tables/curves.tsv",
+        scores=res("tables/scores.tsv"),
+        timings=res("timings/select_seconds.tsv"),
+        curves=res("tables/curves.tsv"),
         summary=report(
-            "results/tables/summary.tsv",
+            res("tables/summary.tsv"),
             caption="../report/summary.rst",
             category="Tables",
         ),
-        markdown="results/tables/summary.md",
-        latex="results/tables/summary.tex",
+        markdown=res("tables/summary.md"),
+        latex=res("tables/summary.tex"),
     log:
-        "logs/aggregate.log",
+        logs("aggregate.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1

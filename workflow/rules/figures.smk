@@ -5,42 +5,43 @@ localrules:
 
 rule figure_curves:
     input:
-        "results/tables/curves.tsv",
+        curves=res("tables/curves.tsv"),
+        scores=res("tables/scores.tsv"),
     output:
         png=report(
-            "results/figures/{dataset}/curves.png",
+            res("figures/{dataset}/curves.png"),
             caption="../report/curves.rst",
             category="Figures",
             subcategory="{dataset}",
             labels={"dataset": "{dataset}", "figure": "scores vs number of features"},
         ),
-        pdf="results/figures/{dataset}/curves.pdf",
+        pdf=res("figures/{dataset}/curves.pdf"),
     log:
-        "logs/figures/{dataset}/curves.log",
+        logs("figures/{dataset}/curves.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
     params:
         dataset="{dataset}",
-        code=code_hash("plots.py"),
+        code=code_hash("plots.py", "aggregate.py"),
     script:
         "../../scripts/figure_curves.py"
 
 
 rule figure_convergence:
     input:
-        "results/tables/convergence.tsv",
+        res("tables/convergence.tsv"),
     output:
         png=report(
-            "results/figures/{dataset}/convergence.png",
+            res("figures/{dataset}/convergence.png"),
             caption="../report/convergence.rst",
             category="Figures",
             subcategory="{dataset}",
             labels={"dataset": "{dataset}", "figure": "convergence"},
         ),
-        pdf="results/figures/{dataset}/convergence.pdf",
+        pdf=res("figures/{dataset}/convergence.pdf"),
     log:
-        "logs/figures/{dataset}/convergence.log",
+        logs("figures/{dataset}/convergence.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1

@@ -1,10 +1,10 @@
 rule graph:
     input:
-        "results/{dataset}/data.npz",
+        res("{dataset}/data.npz"),
     output:
-        "results/{dataset}/graph/knn{k}.npz",
+        res("{dataset}/graph/knn{k}.npz"),
     log:
-        "logs/graph/{dataset}/knn{k}.log",
+        logs("graph/{dataset}/knn{k}.log"),
     group:
         "dataset"
     conda:

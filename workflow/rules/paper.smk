@@ -16,18 +16,18 @@ localrules:
 
 rule paper_tables:
     input:
-        "results/tables/curves.tsv",
+        res("tables/curves.tsv"),
     output:
         tsv=report(
-            "results/tables/{paper}_{table}.tsv",
+            res("tables/{paper}_{table}.tsv"),
             caption="../report/paper_table.rst",
             category="Paper",
             labels={"table": "{paper} {table}"},
         ),
-        md="results/tables/{paper}_{table}.md",
-        tex="results/tables/{paper}_{table}.tex",
+        md=res("tables/{paper}_{table}.md"),
+        tex=res("tables/{paper}_{table}.tex"),
     log:
-        "logs/paper/{paper}_{table}.log",
+        logs("paper/{paper}_{table}.log"),
     wildcard_constraints:
         table="acc|nmi",
     conda:
@@ -45,18 +45,18 @@ rule paper_tables:
 
 rule vs_paper:
     input:
-        summary="results/tables/summary.tsv",
-        scores="results/tables/scores.tsv",
+        summary=res("tables/summary.tsv"),
+        scores=res("tables/scores.tsv"),
     output:
         table=report(
-            "results/tables/{paper}_vs_paper.tsv",
+            res("tables/{paper}_vs_paper.tsv"),
             caption="../report/vs_paper.rst",
             category="Paper",
             labels={"table": "{paper}: ours vs paper"},
         ),
-        fidelity="results/tables/{paper}_fidelity.tsv",
+        fidelity=res("tables/{paper}_fidelity.tsv"),
     log:
-        "logs/paper/{paper}_vs_paper.log",
+        logs("paper/{paper}_vs_paper.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -75,18 +75,18 @@ rule vs_paper:
 
 rule figure_ablation:
     input:
-        "results/tables/curves.tsv",
+        res("tables/curves.tsv"),
     output:
         png=report(
-            "results/figures/{paper}/ablation_{dataset}.png",
+            res("figures/{paper}/ablation_{dataset}.png"),
             caption="../report/ablation.rst",
             category="Paper",
             subcategory="{dataset}",
             labels={"dataset": "{dataset}", "figure": "ablation"},
         ),
-        pdf="results/figures/{paper}/ablation_{dataset}.pdf",
+        pdf=res("figures/{paper}/ablation_{dataset}.pdf"),
     log:
-        "logs/paper/{paper}_ablation_{dataset}.log",
+        logs("paper/{paper}_ablation_{dataset}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -101,18 +101,18 @@ rule figure_ablation:
 
 rule figure_sensitivity:
     input:
-        "results/tables/scores.tsv",
+        res("tables/scores.tsv"),
     output:
         png=report(
-            "results/figures/{paper}/sensitivity_{dataset}.png",
+            res("figures/{paper}/sensitivity_{dataset}.png"),
             caption="../report/sensitivity.rst",
             category="Paper",
             subcategory="{dataset}",
             labels={"dataset": "{dataset}", "figure": "sensitivity"},
         ),
-        pdf="results/figures/{paper}/sensitivity_{dataset}.pdf",
+        pdf=res("figures/{paper}/sensitivity_{dataset}.pdf"),
     log:
-        "logs/paper/{paper}_sensitivity_{dataset}.log",
+        logs("paper/{paper}_sensitivity_{dataset}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -127,18 +127,18 @@ rule figure_sensitivity:
 
 rule figure_paper_convergence:
     input:
-        traces="results/tables/convergence.tsv",
-        scores="results/tables/scores.tsv",
+        traces=res("tables/convergence.tsv"),
+        scores=res("tables/scores.tsv"),
     output:
         png=report(
-            "results/figures/{paper}/convergence.png",
+            res("figures/{paper}/convergence.png"),
             caption="../report/paper_convergence.rst",
             category="Paper",
             labels={"figure": "convergence"},
         ),
-        pdf="results/figures/{paper}/convergence.pdf",
+        pdf=res("figures/{paper}/convergence.pdf"),
     log:
-        "logs/paper/{paper}_convergence.log",
+        logs("paper/{paper}_convergence.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -153,13 +153,13 @@ rule figure_paper_convergence:
 
 rule crossval:
     input:
-        data="results/{dataset}/data.npz",
+        data=res("{dataset}/data.npz"),
     output:
-        "results/{dataset}/crossval/{method}/n{size}.tsv",
+        res("{dataset}/crossval/{method}/n{size}.tsv"),
     log:
-        "logs/crossval/{dataset}/{method}/n{size}.log",
+        logs("crossval/{dataset}/{method}/n{size}.log"),
     benchmark:
-        "results/benchmarks/crossval/{dataset}/{method}/n{size}.tsv"
+        res("benchmarks/crossval/{dataset}/{method}/n{size}.tsv")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -190,14 +190,14 @@ rule crossval_tables:
         lambda wc: crossval_files(),
     output:
         tsv=report(
-            "results/tables/{paper}_crossval.tsv",
+            res("tables/{paper}_crossval.tsv"),
             caption="../report/crossval.rst",
             category="Paper",
             labels={"table": "{paper}: cross-validation"},
         ),
-        md="results/tables/{paper}_crossval.md",
+        md=res("tables/{paper}_crossval.md"),
     log:
-        "logs/paper/{paper}_crossval.log",
+        logs("paper/{paper}_crossval.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -211,11 +211,11 @@ rule crossval_tables:
 
 rule crossval_vs_paper:
     input:
-        "results/tables/{paper}_crossval.tsv",
+        res("tables/{paper}_crossval.tsv"),
     output:
-        "results/tables/{paper}_crossval_vs_paper.tsv",
+        res("tables/{paper}_crossval_vs_paper.tsv"),
     log:
-        "logs/paper/{paper}_crossval_vs_paper.log",
+        logs("paper/{paper}_crossval_vs_paper.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -230,16 +230,16 @@ rule crossval_vs_paper:
 
 rule readings:
     input:
-        "results/tables/scores.tsv",
+        res("tables/scores.tsv"),
     output:
         report(
-            "results/tables/{paper}_readings.tsv",
+            res("tables/{paper}_readings.tsv"),
             caption="../report/readings.rst",
             category="Paper",
             labels={"table": "{paper}: readings"},
         ),
     log:
-        "logs/paper/{paper}_readings.log",
+        logs("paper/{paper}_readings.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1

@@ -104,7 +104,7 @@ def crossval_settings(wildcards):
 def crossval_files():
     cv = crossval_plan()
     return [
-        f"results/{cv['dataset']}/crossval/{cv['method']}/n{size}.tsv"
+        res(f"{cv['dataset']}/crossval/{cv['method']}/n{size}.tsv")
         for size in cv["train_sizes"]
     ]
 
@@ -114,34 +114,34 @@ def paper_outputs():
         return []
     paper = PAPER_NAME
     outputs = expand(
-        "results/tables/{paper}_{table}.{ext}",
+        res("tables/{paper}_{table}.{ext}"),
         paper=paper,
         table=["acc", "nmi"],
         ext=["tsv", "md", "tex"],
     ) + [
-        f"results/tables/{paper}_vs_paper.tsv",
-        f"results/tables/{paper}_fidelity.tsv",
+        res(f"tables/{paper}_vs_paper.tsv"),
+        res(f"tables/{paper}_fidelity.tsv"),
     ]
     outputs += expand(
-        "results/figures/{paper}/ablation_{dataset}.png",
+        res("figures/{paper}/ablation_{dataset}.png"),
         paper=paper,
         dataset=ablation_datasets(),
     )
     if sensitivity_method():
         outputs += expand(
-            "results/figures/{paper}/sensitivity_{dataset}.png",
+            res("figures/{paper}/sensitivity_{dataset}.png"),
             paper=paper,
             dataset=datasets_of([sensitivity_method()]),
         )
     if readings_method():
-        outputs.append(f"results/tables/{paper}_readings.tsv")
+        outputs.append(res(f"tables/{paper}_readings.tsv"))
     if convergence_datasets():
-        outputs.append(f"results/figures/{paper}/convergence.png")
+        outputs.append(res(f"figures/{paper}/convergence.png"))
     if crossval_plan():
         outputs += [
-            f"results/tables/{paper}_crossval.tsv",
-            f"results/tables/{paper}_crossval.md",
+            res(f"tables/{paper}_crossval.tsv"),
+            res(f"tables/{paper}_crossval.md"),
         ]
         if crossval_plan().get("reference"):
-            outputs.append(f"results/tables/{paper}_crossval_vs_paper.tsv")
+            outputs.append(res(f"tables/{paper}_crossval_vs_paper.tsv"))
     return outputs

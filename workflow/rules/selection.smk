@@ -1,13 +1,13 @@
 rule select:
     input:
         unpack(knn_of_chunk),
-        data="results/{dataset}/data.npz",
+        data=res("{dataset}/data.npz"),
     output:
-        "results/{dataset}/{method}/{chunk}/selection.npz",
+        res("{dataset}/{method}/{chunk}/selection.npz"),
     log:
-        "logs/select/{dataset}/{method}/{chunk}.log",
+        logs("select/{dataset}/{method}/{chunk}.log"),
     benchmark:
-        "results/benchmarks/select/{dataset}/{method}/{chunk}.tsv"
+        res("benchmarks/select/{dataset}/{method}/{chunk}.tsv")
     group:
         "chunk"
     conda:

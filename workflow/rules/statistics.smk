@@ -5,16 +5,16 @@ localrules:
 
 rule ttest:
     input:
-        "results/tables/curves.tsv",
+        res("tables/curves.tsv"),
     output:
         report(
-            "results/tables/ttest_{metric}.tsv",
+            res("tables/ttest_{metric}.tsv"),
             caption="../report/ttest.rst",
             category="Tables",
             labels={"table": "paired t-tests", "metric": "{metric}"},
         ),
     log:
-        "logs/ttest/{metric}.log",
+        logs("ttest/{metric}.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1
@@ -29,9 +29,9 @@ rule convergence:
     input:
         iterative_selections(),
     output:
-        "results/tables/convergence.tsv",
+        res("tables/convergence.tsv"),
     log:
-        "logs/convergence.log",
+        logs("convergence.log"),
     conda:
         "../../envs/ufsbench.yaml"
     threads: 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from ..plots import plt
 
@@ -17,20 +18,40 @@ TITLES = {
 }
 
 
+MARKERS = "os^vDP*X"
+
+
 def plot_error_vs_k(summary: pd.DataFrame, dataset: str):
-    """Mean error ratio (over seeds) against k, one line per method (Figure 1)."""
+    """Mean error ratio (over seeds) against k, one line per method (Figure 1).
+
+    A randomized method (more than one run) has a band of ± one standard deviation over
+    its seeds; each method has its own marker; the legend sits right of the axes, off the
+    data; k ticks are integers.
+    """
     data = summary[summary["dataset"] == dataset]
     if data.empty:
         raise ValueError(f"figure: no CSS results for dataset {dataset!r}")
-    fig, ax = plt.subplots(figsize=(5.2, 3.8))
-    for method, line in data.groupby("method", sort=False):
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    for i, (method, line) in enumerate(data.groupby("method", sort=False)):
         line = line.sort_values("k")
-        ax.plot(line["k"], line["mean"], marker="o", ms=3, label=TITLES.get(method, method))
+        colour = f"C{i % 10}"
+        label = TITLES.get(method, method)
+        if "std" in line and line["std"].notna().any():
+            std = line["std"].fillna(0.0)
+            ax.fill_between(
+                line["k"], line["mean"] - std, line["mean"] + std, color=colour, alpha=0.2, lw=0
+            )
+            label += " (± std over seeds)"
+        ax.plot(
+            line["k"], line["mean"], marker=MARKERS[i % len(MARKERS)], ms=4, color=colour,
+            label=label,
+        )  # fmt: skip
     ax.set_title(dataset)
     ax.set_xlabel("k (number of selected columns)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("error ratio")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     fig.tight_layout()
     return fig
 
@@ -69,6 +90,6 @@ def plot_anytime(traces: pd.DataFrame, runs: pd.DataFrame, dataset: str, k: int)
     ax.set_xlabel("iterations / (k n)")
     ax.set_ylabel("error ratio")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper right", framealpha=0.9)
     fig.tight_layout()
     return fig

@@ -52,7 +52,8 @@ class CssJob:
 
     @property
     def stem(self) -> str:
-        return f"results/css/{self.dataset}/{self.method}/k{self.k}/s{self.seed}"
+        """The job's outputs' path stem inside the run's results folder."""
+        return f"css/{self.dataset}/{self.method}/k{self.k}/s{self.seed}"
 
 
 class CssPlan:
