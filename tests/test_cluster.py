@@ -175,7 +175,9 @@ def test_cores_change_no_byte_of_tables_or_figures(tmp_path, reference):
     run(workdir, "--cores", "2")
     assert (workdir / "results" / "default" / "figures" / "wine" / "convergence.pdf").exists()
     assert_same_trees(workdir, reference)
-    timings = pd.read_csv(workdir / "results" / "default" / "timings" / "select_seconds.tsv", sep="\t")
+    timings = pd.read_csv(
+        workdir / "results" / "default" / "timings" / "select_seconds.tsv", sep="\t"
+    )
     assert list(timings.columns) == ["dataset", "method", "params", "select_seconds"]
 
 

@@ -82,7 +82,9 @@ def test_run_writes_well_formed_tables(finished_run):
     ]
     assert set(expected) <= set(scores.columns)
     assert "select_seconds" not in scores.columns  # timings differ between runs: apart
-    timings = pd.read_csv(finished_run / "results" / "default" / "timings" / "select_seconds.tsv", sep="\t")
+    timings = pd.read_csv(
+        finished_run / "results" / "default" / "timings" / "select_seconds.tsv", sep="\t"
+    )
     assert set(timings["method"]) == set(TINY["methods"])
     assert (timings["select_seconds"] >= 0).all()
     lap = scores[(scores["method"] == "lapscore") & (scores["dataset"] == "wine")]
