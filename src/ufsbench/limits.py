@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+from .names import config_value
+
 DEFAULT_LIMITS = {"settings_per_method": 20000, "repeats": 1000, "jobs": 20000}
 RESERVED_KEYS = ("datasets", "chunk_size")
 
@@ -73,15 +75,6 @@ def _refuse(key: str, size: int, what: str, limit_key: str, limit: int):
     )
 
 
-def _lookup(config, dotted):
-    node = config
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
 def method_grid_sizes(config: dict) -> dict[str, int]:
     """Upper bound of each configured method's settings (its grid, plus the default)."""
     methods = config.get("methods") or {}
@@ -107,7 +100,7 @@ def check_plan_size(config: dict) -> None:
     """
     limits = limits_of(config)
     for key in REPEAT_KEYS:
-        value = _lookup(config, key)
+        value = config_value(config, key)
         if isinstance(value, int | float) and not isinstance(value, bool):
             if value > limits["repeats"]:
                 _refuse(key, int(value), "repetitions", "repeats", limits["repeats"])
@@ -117,7 +110,7 @@ def check_plan_size(config: dict) -> None:
             key = "methods.random.draws" if name == "random" else f"methods.{name}"
             _refuse(key, size - 1, "settings", "settings_per_method", limits["settings_per_method"])
     for section in ("blufs.two_stage", "clustering.methods", "paper.crossval.grid"):
-        grids = _lookup(config, section) or {}
+        grids = config_value(config, section) or {}
         if section == "paper.crossval.grid":
             grids = {"grid": grids}
         for name, grid in grids.items():
@@ -126,7 +119,7 @@ def check_plan_size(config: dict) -> None:
                 key = section if section == "paper.crossval.grid" else f"{section}.{name}"
                 _refuse(key, size, "settings", "settings_per_method", limits["settings_per_method"])
     for key in ("css.k", "css.curves.k"):  # column budgets: one CSS job set each
-        budgets = _lookup(config, key)
+        budgets = config_value(config, key)
         if isinstance(budgets, list) and len(budgets) > limits["settings_per_method"]:
             _refuse(
                 key, len(budgets), "budgets", "settings_per_method", limits["settings_per_method"]

@@ -59,6 +59,7 @@ def check_entry_names(name, spec) -> None:
 # Config keys whose values (lists or single names) or whose mapping keys are names that
 # end up in output paths: (dotted key, kind, "values" or "keys").
 CONFIG_NAMES = (
+    ("experiment", "file", "values"),
     ("datasets", "dataset", "values"),
     ("feature_counts", "dataset", "keys"),
     ("methods", "method", "keys"),
@@ -93,7 +94,8 @@ CONFIG_NAMES = (
 )
 
 
-def _lookup(config, dotted):
+def config_value(config, dotted):
+    """``config["a"]["b"]`` for ``"a.b"``, or ``None`` where the path is absent."""
     node = config
     for part in dotted.split("."):
         if not isinstance(node, dict) or part not in node:
@@ -107,7 +109,7 @@ def check_config_names(config: dict) -> None:
     :data:`CONFIG_NAMES`), plus each method's ``datasets`` list; ``ValueError`` names the
     config key of the first bad one."""
     for dotted, kind, part in CONFIG_NAMES:
-        value = _lookup(config, dotted)
+        value = config_value(config, dotted)
         if value is None:
             continue
         if part == "keys":
