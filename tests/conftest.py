@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
 from ufsbench.synthetic import planted
 
@@ -48,6 +49,18 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             f'run every test with `python -m pytest -m ""` (as .ci/run does; the real-SLURM '
             f"test also needs {SLURM_OPT_IN}=1)."
         )
+
+
+@pytest.fixture(autouse=True)
+def one_blas_thread():
+    """Every test on one BLAS/OpenMP thread, as every workflow job runs (``joblog``).
+
+    Rounding, and so the rankings of ill-conditioned solvers (SOGFS, L1UFS at tiny
+    lambda2, MCFS's LARS), depends on the thread count; without this, a test's numbers
+    would depend on whether an earlier test had limited the threads.
+    """
+    with threadpool_limits(limits=1):
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -532,12 +532,14 @@ def test_l1ufs_solves_its_systems_accurately_with_a_tiny_lambda2(residual, lambd
     dense = np.array(l1ufs.solve(X, graph, max_iter=50, **options).history)
     low = np.array(l1ufs.solve(X, graph, max_iter=50, lowrank=True, **options).history)
     assert np.all(np.isfinite(low))
-    # Both routes end at the same objective. On the way, the dense route's solves of this
-    # ill-conditioned system (lambda1 / lambda2 = 1e10) can lose up to 0.2 % per step with
-    # some LAPACK builds (numpy 2.4 / scipy 1.17: 50.946 -> 51.061 -> 50.949), while the
-    # low-rank route stays monotone: it may be lower than the dense one, never higher.
-    assert abs(low[-1] - dense[-1]) <= 1e-6 * dense[-1]
+    # The dense route's solves of this ill-conditioned system (lambda1 / lambda2 up to 1e10)
+    # lose accuracy with some LAPACK builds and thread counts (numpy 2.4 / scipy 1.17:
+    # 50.946 -> 51.061 -> 50.949; its end point off by up to 4e-4 on one thread), while the
+    # low-rank route stays monotone: it may be lower than the dense one, never higher, and
+    # both end within the original 1e-3.
     assert np.all(low <= dense * (1 + 1e-6))
+    assert np.all(np.diff(low[3:]) <= 1e-8 * low[4:])
+    assert abs(low[-1] - dense[-1]) <= 1e-3 * dense[-1]
 
 
 def test_l1ufs_numerically_singular_subproblem_gets_a_tiny_ridge():

@@ -160,7 +160,10 @@ def test_ranking_is_unchanged(key):
 if __name__ == "__main__":
     if sys.argv[1:] != ["--regen"]:
         sys.exit(f"usage: python {sys.argv[0]} --regen  (rewrites {PINS})")
-    pins = regenerate()
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):  # as the tests (conftest) and the workflow's jobs
+        pins = regenerate()
     PINS.parent.mkdir(parents=True, exist_ok=True)
     tmp = PINS.with_suffix(".tmp")
     tmp.write_text(json.dumps(pins, indent=1, sort_keys=True) + "\n")
