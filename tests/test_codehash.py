@@ -270,7 +270,7 @@ E2E = {
     },
     "evaluation": {"repeats": 2},
 }
-SELECTIONS = [f"results/wine/{method}/c0/selection.npz" for method in E2E["methods"]]
+SELECTIONS = [f"results/default/wine/{method}/c0/selection.npz" for method in E2E["methods"]]
 
 
 def snakemake_with(lib, workdir, *args):
