@@ -122,7 +122,14 @@ def slurm():
         pytest.skip(f"SLURM could not be started:\n{output}")
     print(result.stdout, file=sys.stderr)
     yield
+    started = SLURM_DIR / "started"
+    recorded = (
+        [line.split() for line in started.read_text().splitlines()] if started.exists() else []
+    )
     stop_slurm(env)
+    # what start_slurm.sh started is gone (it records the daemons' pids, not their parents')
+    alive = [f"{name} {pid}" for name, pid in recorded if Path(f"/proc/{pid}").exists()]
+    assert not alive, f"daemons left running after stop_slurm.sh: {alive}"
 
 
 @pytest.mark.slurm

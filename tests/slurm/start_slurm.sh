@@ -70,24 +70,28 @@ NodeName=localhost NodeAddr=127.0.0.1 CPUs=$NCPU RealMemory=$MEM_MB State=UNKNOW
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
 
-# start NAME COMMAND...: run the daemon unless one of that name runs; record its pid.
+# start NAME PIDFILE COMMAND...: run the daemon unless one of that name runs; record its
+# pid. The daemons fork into the background, so the pid is read from the pid file the
+# daemon writes (the process we launch exits), and kept only if it is that daemon.
 start() {
-  local name=$1 pid
-  shift
+  local name=$1 pidfile=$2 pid=""
+  shift 2
   pgrep -x "$name" >/dev/null && return 0
+  rm -f "$pidfile"
   "$@"
-  for _ in $(seq 1 50); do
-    pid=$(pgrep -o -x "$name" || true)
-    [ -n "$pid" ] && break
+  for _ in $(seq 1 100); do
+    pid=$(cat "$pidfile" 2>/dev/null || true)
+    [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$name" ] && break
+    pid=""
     sleep 0.1
   done
-  [ -n "$pid" ] || { echo "$name did not start"; return 1; }
+  [ -n "$pid" ] || { echo "$name did not start (no live pid in $pidfile)"; return 1; }
   echo "$name $pid" >> "$SLURM_DIR/started"
 }
-start munged runuser -u munge -- /usr/sbin/munged
+start munged /run/munge/munged.pid runuser -u munge -- /usr/sbin/munged
 munge -n | unmunge >/dev/null
-start slurmctld /usr/sbin/slurmctld
-start slurmd /usr/sbin/slurmd -N localhost
+start slurmctld "$SLURM_DIR/slurmctld.pid" /usr/sbin/slurmctld
+start slurmd "$SLURM_DIR/slurmd.pid" /usr/sbin/slurmd -N localhost
 for _ in $(seq 1 30); do
   sinfo -h -o '%T' 2>/dev/null | grep -qx idle && break
   sleep 1
