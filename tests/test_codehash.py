@@ -152,6 +152,7 @@ def test_registry_edits_change_no_hash(lib):
     assert method_hashes(lib, modules=True) == before
 
 
+@pytest.mark.slow  # about 30 CPU s (hashes of every method, twice); .ci/run includes it
 def test_numeric_edit_of_a_blufs_helper_reruns_only_the_methods_importing_it(lib, code):
     before = method_hashes(lib)
     edit(
