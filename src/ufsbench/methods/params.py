@@ -87,8 +87,8 @@ def signature_defaults(select) -> dict:
 _GRAPH_DEFAULTS = {name: signature_defaults(knn_graph)[name] for name in GRAPH_PARAMS}
 
 
-@dataclass(frozen=True)
-class MethodSpec:
+@dataclass(frozen=True, kw_only=True)
+class MethodSpec(Declaration):
     """Registry entry of one method: a module's declaration with its derived defaults.
 
     ``bind`` holds the keywords passed to ``select`` besides the hyper-parameters: a
@@ -97,18 +97,8 @@ class MethodSpec:
     """
 
     name: str
-    title: str
     module: str
-    params: dict[str, Param] = field(default_factory=dict)
     defaults: dict = field(default_factory=dict)
-    grid: dict = field(default_factory=dict)
-    graph: str | None = None
-    needs_n_clusters: bool = False
-    count_dependent: bool = False
-    iterative: bool = False
-    uses_all_features: bool = False
-    references: tuple[str, ...] = ()
-    bind: dict = field(default_factory=dict)
 
     @classmethod
     def declared(cls, name: str, module: str, declaration: Declaration, select) -> MethodSpec:
