@@ -80,15 +80,20 @@ def local_run(tmp_path_factory):
     return workdir
 
 
-def stop_slurm(env):
-    """Stop what start_slurm.sh started (and only that); print what it stopped."""
-    result = subprocess.run(
-        ["bash", str(ROOT / "tests" / "slurm" / "stop_slurm.sh")],
+def slurm_script(name, env, timeout):
+    """Run ``tests/slurm/<name>`` with ``env``; its completed process."""
+    return subprocess.run(
+        ["bash", str(ROOT / "tests" / "slurm" / name)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         env=env,
     )
+
+
+def stop_slurm(env):
+    """Stop what start_slurm.sh started (and only that); print what it stopped."""
+    result = slurm_script("stop_slurm.sh", env, timeout=120)
     print(result.stdout, result.stderr, file=sys.stderr)
 
 
@@ -106,13 +111,7 @@ def slurm():
         pytest.skip("SLURM test needs Debian's slurm-wlm packages (no apt-get here)")
     env = {**os.environ, "SLURM_DIR": str(SLURM_DIR)}
     try:
-        result = subprocess.run(
-            ["bash", str(ROOT / "tests" / "slurm" / "start_slurm.sh")],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env=env,
-        )
+        result = slurm_script("start_slurm.sh", env, timeout=300)
     except subprocess.TimeoutExpired:
         stop_slurm(env)
         pytest.skip("SLURM could not be started within 300 s")
