@@ -65,7 +65,7 @@ def plan(config_path: Path, workdir: Path, mirror: Path | None) -> tuple[float, 
         [
             shutil.which("snakemake"),
             "--snakefile",
-            str(ROOT / "Snakefile"),
+            str(ROOT / "workflow" / "Snakefile"),
             "--directory",
             str(workdir),
             "--configfile",

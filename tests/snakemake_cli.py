@@ -19,7 +19,7 @@ def snakemake_cmd(workdir, *args) -> list[str]:
     return [
         SNAKEMAKE,
         "--snakefile",
-        str(ROOT / "Snakefile"),
+        str(ROOT / "workflow" / "Snakefile"),
         "--directory",
         str(workdir),
         "--configfile",

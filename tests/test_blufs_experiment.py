@@ -482,7 +482,8 @@ def test_table8_aligns_methods_and_reads_files_without_cpu_seconds(tmp_path):
         params=SimpleNamespace(reference=str(REFERENCE)),
         output=SimpleNamespace(tsv=str(tmp_path / "t8.tsv"), md=str(tmp_path / "t8.md")),
     )
-    runpy.run_path(str(ROOT / "scripts" / "blufs_table8.py"), init_globals={"snakemake": stub})
+    script = ROOT / "workflow" / "scripts" / "blufs_table8.py"
+    runpy.run_path(str(script), init_globals={"snakemake": stub})
     lines = (tmp_path / "t8.md").read_text().splitlines()
     paper = load_reference(REFERENCE)
     paper = paper[paper["table"] == "VIII"].set_index(["dataset", "method"])["mean"]

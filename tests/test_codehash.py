@@ -15,7 +15,7 @@ from ufsbench.codehash import CodeBase
 from ufsbench.methods import REGISTRY
 
 LIB = ROOT / "src" / "ufsbench"
-SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
+SCRIPTS = sorted((ROOT / "workflow" / "scripts").glob("*.py"))
 
 
 def method_roots(method):

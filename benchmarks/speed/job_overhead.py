@@ -2,7 +2,7 @@
 
     python benchmarks/speed/job_overhead.py [--repeats 5] [--scripts select evaluate]
 
-Three measurements per script of ``scripts/`` (its top-level imports read with ``ast``):
+Three measurements per script of ``workflow/scripts/`` (its top-level imports read with ``ast``):
 
 * ``python``: a bare interpreter, ``python -c pass``;
 * ``imports``: ``python -c "<the script's imports>"``, this checkout's ``src`` first
@@ -92,11 +92,11 @@ def main(argv=None):
     empty = np.median(snakemake_jobs("", args.repeats, env))
     rows = [("(none)", python, "", empty)]
     for name in args.scripts:
-        imports = script_imports(_cli.ROOT / "scripts" / f"{name}.py")
+        imports = script_imports(_cli.ROOT / "workflow" / "scripts" / f"{name}.py")
         command = [sys.executable, "-c", imports]
         cpu = np.median([child_cpu(command, env) for _ in range(args.repeats)])
         job = np.median(snakemake_jobs(imports, args.repeats, env))
-        rows.append((f"scripts/{name}.py", python, cpu, job))
+        rows.append((f"workflow/scripts/{name}.py", python, cpu, job))
     columns = ("imports_of", "python_cpu_s", "imports_cpu_s", "snakemake_job_cpu_s")
     _cli.write_tsv("job_overhead", columns, rows, args.out)
 

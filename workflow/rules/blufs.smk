@@ -20,7 +20,7 @@ rule blufs_stage2:
     wildcard_constraints:
         part=r"\d+",
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=select_mem_mb,
@@ -40,7 +40,7 @@ rule blufs_stage2:
         code=lambda wildcards: method_code(wildcards)
         + code_hash("tuning.py", "evaluate.py", "kmeans.py"),
     script:
-        "../../scripts/blufs_stage2.py"
+        "../scripts/blufs_stage2.py"
 
 
 localrules:
@@ -57,12 +57,12 @@ rule blufs_stage2_merge:
     log:
         logs("blufs/stage2/{dataset}/{method}/merge.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         code=code_hash("tuning.py", "io.py"),
     script:
-        "../../scripts/blufs_stage2_merge.py"
+        "../scripts/blufs_stage2_merge.py"
 
 
 rule blufs_reseed:
@@ -75,7 +75,7 @@ rule blufs_reseed:
     log:
         logs("blufs/reseed/{dataset}/{method}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=select_mem_mb,
@@ -88,7 +88,7 @@ rule blufs_reseed:
         code=lambda wildcards: method_code(wildcards)
         + code_hash("tuning.py", "blufs_paper.py"),
     script:
-        "../../scripts/blufs_reseed.py"
+        "../scripts/blufs_reseed.py"
 
 
 rule blufs_knn:
@@ -101,7 +101,7 @@ rule blufs_knn:
     log:
         logs("blufs/knn/{dataset}/{method}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=evaluate_mem_mb,
@@ -109,7 +109,7 @@ rule blufs_knn:
         knn=BLUFS.get("knn", {}),
         code=code_hash("evaluate.py", "io.py"),
     script:
-        "../../scripts/blufs_knn.py"
+        "../scripts/blufs_knn.py"
 
 
 localrules:
@@ -155,15 +155,15 @@ rule blufs_tables:
     log:
         logs("blufs/tables.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         ablation=BLUFS.get("ablation", []),
         knn=BLUFS.get("knn", {}),
-        reference=str(Path(workflow.basedir) / BLUFS.get("reference", "")),
+        reference=str(PROJECT / BLUFS.get("reference", "")),
         code=code_hash("blufs_paper.py", "reference.py", "io.py"),
     script:
-        "../../scripts/blufs_tables.py"
+        "../scripts/blufs_tables.py"
 
 
 rule blufs_cd:
@@ -182,13 +182,13 @@ rule blufs_cd:
     log:
         logs("blufs/cd.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         alpha=BLUFS.get("cd_alpha", 0.05),
         code=code_hash("stats.py", "plots.py"),
     script:
-        "../../scripts/blufs_cd.py"
+        "../scripts/blufs_cd.py"
 
 
 rule blufs_synthetic:
@@ -199,7 +199,7 @@ rule blufs_synthetic:
     log:
         logs("blufs/synthetic/{dataset}/{method}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         params=default_params,
@@ -207,7 +207,7 @@ rule blufs_synthetic:
         k=PLAN.graph_config.get("k", 5),
         code=method_code,
     script:
-        "../../scripts/blufs_synthetic.py"
+        "../scripts/blufs_synthetic.py"
 
 
 rule figure_synthetic:
@@ -230,12 +230,12 @@ rule figure_synthetic:
     log:
         logs("blufs/figures/synthetic_{dataset}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         code=code_hash("plots.py"),
     script:
-        "../../scripts/figure_synthetic.py"
+        "../scripts/figure_synthetic.py"
 
 
 localrules:
@@ -259,12 +259,12 @@ rule blufs_sensitivity:
     log:
         logs("blufs/figures/sensitivity_{dataset}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         code=code_hash("blufs_figures.py", "plots.py"),
     script:
-        "../../scripts/blufs_figures.py"
+        "../scripts/blufs_figures.py"
 
 
 rule blufs_stability:
@@ -284,14 +284,14 @@ rule blufs_stability:
     log:
         logs("blufs/figures/stability_{dataset}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         methods=selection_methods(),
         n_clusters=n_clusters_of,
         code=code_hash("blufs_figures.py", "plots.py", "kmeans.py"),
     script:
-        "../../scripts/blufs_figures.py"
+        "../scripts/blufs_figures.py"
 
 
 rule blufs_correlation:
@@ -311,7 +311,7 @@ rule blufs_correlation:
     log:
         logs("blufs/figures/correlation_{dataset}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         methods=[
@@ -322,7 +322,7 @@ rule blufs_correlation:
         n_features=lambda wildcards: min(PLAN.feature_counts(wildcards.dataset)),
         code=code_hash("blufs_figures.py", "plots.py"),
     script:
-        "../../scripts/blufs_figures.py"
+        "../scripts/blufs_figures.py"
 
 
 rule blufs_convergence:
@@ -340,14 +340,14 @@ rule blufs_convergence:
     log:
         logs("blufs/figures/convergence_{dataset}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         n_features=lambda wildcards: max(PLAN.feature_counts(wildcards.dataset)),
         n_clusters=n_clusters_of,
         code=lambda wildcards: _method_code("blufs") + code_hash("blufs_figures.py"),
     script:
-        "../../scripts/blufs_figures.py"
+        "../scripts/blufs_figures.py"
 
 
 rule blufs_runtime:
@@ -358,7 +358,7 @@ rule blufs_runtime:
     log:
         logs("blufs/runtime/{dataset}/{method}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=select_mem_mb,
@@ -371,7 +371,7 @@ rule blufs_runtime:
         k=PLAN.graph_config.get("k", 5),
         code=method_code,
     script:
-        "../../scripts/blufs_runtime.py"
+        "../scripts/blufs_runtime.py"
 
 
 rule blufs_table8:
@@ -388,10 +388,10 @@ rule blufs_table8:
     log:
         logs("blufs/table8.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
-        reference=str(Path(workflow.basedir) / BLUFS.get("reference", "")),
+        reference=str(PROJECT / BLUFS.get("reference", "")),
         code=code_hash("blufs_paper.py", "reference.py"),
     script:
-        "../../scripts/blufs_table8.py"
+        "../scripts/blufs_table8.py"

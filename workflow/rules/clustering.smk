@@ -13,7 +13,7 @@ rule cluster_graph:
     benchmark:
         res("benchmarks/cluster_graph/{dataset}/{gmethod}/{gsid}.tsv")
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: cluster_threads
     resources:
         mem_mb=cluster_mem_mb,
@@ -23,7 +23,7 @@ rule cluster_graph:
         params=cluster_graph_params,
         code=code_hash("graph.py", "io.py", *SPARSE_GRAPH_CODE),
     script:
-        "../../scripts/cluster_graph.py"
+        "../scripts/cluster_graph.py"
 
 
 rule cluster_scores:
@@ -34,7 +34,7 @@ rule cluster_scores:
     log:
         logs("cluster_scores/{dataset}/{cmethod}/{csid}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=cluster_mem_mb,
@@ -53,7 +53,7 @@ rule cluster_scores:
         },
         code=code_hash("metrics.py", "kmeans.py", "seeding.py", *SPARSE_GRAPH_CODE),
     script:
-        "../../scripts/cluster_scores.py"
+        "../scripts/cluster_scores.py"
 
 
 localrules:
@@ -64,7 +64,7 @@ rule cluster_tables:
     input:
         unpack(notes_input(CLUSTER_CONFIG.get("notes"))),
         scores=[res(path) for path in CPLAN.score_files()],
-        reference=Path(workflow.basedir)
+        reference=PROJECT
         / CLUSTER_CONFIG.get("reference", "config/reference/srsg_paper.tsv"),
     output:
         summary=res("tables/clustering.tsv"),
@@ -78,11 +78,11 @@ rule cluster_tables:
     log:
         logs("cluster_tables.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         select=CLUSTER_CONFIG.get("select", "acc"),
         skipped=CPLAN.skipped,
         code=code_hash("clustering.py", "reference.py"),
     script:
-        "../../scripts/cluster_tables.py"
+        "../scripts/cluster_tables.py"

@@ -60,10 +60,11 @@ def logs(path):
     return f"{LOGS}/{path}"
 
 
-# The registry ships beside the Snakefile unless the config names another one.
+# The project folder (workflow/Snakefile's parent): paths in the config are relative to it.
+PROJECT = Path(workflow.basedir).parent
+# The registry ships in config/ unless the config names another one.
 REGISTRY_PATH = str(
-    config.get("dataset_registry")
-    or Path(workflow.basedir) / "config" / "datasets.yaml"
+    config.get("dataset_registry") or PROJECT / "config" / "datasets.yaml"
 )
 REGISTRY = load_registry(REGISTRY_PATH)
 if config.get("unavailable", "fetch") == "skip":
@@ -93,9 +94,7 @@ LIB = Path(ufsbench.__file__).parent
 CODE = CodeBase(
     LIB,
     readers=[
-        script
-        for folder in ("scripts", "workflow/scripts")
-        for script in sorted(Path(workflow.basedir, folder).glob("*.py"))
+        script for script in sorted(Path(workflow.basedir, "scripts").glob("*.py"))
     ],
 )
 METRICS = ["acc", "nmi_max", "nmi_sqrt"]
@@ -379,8 +378,8 @@ def selection_methods():
 
 
 def workflow_path(path) -> str:
-    """``path`` relative to the Snakefile's folder (an absolute path stays as it is)."""
-    return str(Path(workflow.basedir) / path)
+    """``path`` relative to the project folder (an absolute path stays as it is)."""
+    return str(PROJECT / path)
 
 
 def notes_input(path):

@@ -16,7 +16,7 @@ rule css_run:
         css_method="|".join(CSS_PLAN.methods) or "none",
         seed=r"\d+",
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=css_mem_mb,
@@ -25,7 +25,7 @@ rule css_run:
         options=lambda wildcards: CSS_PLAN.methods[wildcards.css_method],
         code=CSS_CODE,
     script:
-        "../../scripts/css_run.py"
+        "../scripts/css_run.py"
 
 
 localrules:
@@ -58,7 +58,7 @@ rule css_table:
     log:
         logs("css/table.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         datasets=CSS_PLAN.datasets,
@@ -66,7 +66,7 @@ rule css_table:
         skipped=CSS_PLAN.skipped,
         code=code_hash("css/table.py", "reference.py", "io.py"),
     script:
-        "../../scripts/css_table.py"
+        "../scripts/css_table.py"
 
 
 rule css_figure_curves:
@@ -84,13 +84,13 @@ rule css_figure_curves:
     log:
         logs("css/figures/{dataset}/error_ratio_vs_k.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         ks=CSS_PLAN.curve_ks,
         code=code_hash("css/figures.py", "plots.py"),
     script:
-        "../../scripts/css_figure_curves.py"
+        "../scripts/css_figure_curves.py"
 
 
 rule css_figure_anytime:
@@ -109,10 +109,10 @@ rule css_figure_anytime:
     log:
         logs("css/figures/{dataset}/anytime.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         k=CSS_PLAN.ks[0],
         code=code_hash("css/figures.py", "plots.py"),
     script:
-        "../../scripts/css_figure_anytime.py"
+        "../scripts/css_figure_anytime.py"

@@ -8,7 +8,7 @@ rule download:
     log:
         "logs/download/{dataset}/{filename}.log",
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         registry=REGISTRY_PATH,
@@ -17,7 +17,7 @@ rule download:
         source_base=config["source_base"],
         allow_unverified=config["allow_unverified"],
     script:
-        "../../scripts/download.py"
+        "../scripts/download.py"
 
 
 rule normalize:
@@ -30,7 +30,7 @@ rule normalize:
     group:
         "dataset"
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         registry=REGISTRY_PATH,
@@ -39,4 +39,4 @@ rule normalize:
         need_labels=lambda wildcards: wildcards.dataset in PLAN.datasets,
         code=code_hash("data.py", "datasets.py", "images.py", "synthetic.py", "io.py"),
     script:
-        "../../scripts/normalize.py"
+        "../scripts/normalize.py"

@@ -11,7 +11,7 @@ rule evaluate:
     group:
         "chunk"
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=evaluate_mem_mb,
@@ -25,7 +25,7 @@ rule evaluate:
         evaluation=config["evaluation"],
         code=code_hash("evaluate.py", "kmeans.py", "metrics.py", "io.py"),
     script:
-        "../../scripts/evaluate.py"
+        "../scripts/evaluate.py"
 
 
 localrules:
@@ -49,11 +49,11 @@ rule aggregate:
     log:
         logs("aggregate.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         protocols=config["evaluation"]["protocol"],
         plan=all_score_plan(),
         code=code_hash("aggregate.py", "io.py", "integrity.py"),
     script:
-        "../../scripts/aggregate.py"
+        "../scripts/aggregate.py"

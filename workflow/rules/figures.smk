@@ -19,13 +19,13 @@ rule figure_curves:
     log:
         logs("figures/{dataset}/curves.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         dataset="{dataset}",
         code=code_hash("plots.py", "aggregate.py"),
     script:
-        "../../scripts/figure_curves.py"
+        "../scripts/figure_curves.py"
 
 
 rule figure_convergence:
@@ -43,10 +43,10 @@ rule figure_convergence:
     log:
         logs("figures/{dataset}/convergence.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         dataset="{dataset}",
         code=code_hash("plots.py"),
     script:
-        "../../scripts/figure_convergence.py"
+        "../scripts/figure_convergence.py"

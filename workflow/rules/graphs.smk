@@ -8,10 +8,10 @@ rule graph:
     group:
         "dataset"
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         k=graph_k,
         code=code_hash("graph.py", "io.py"),
     script:
-        "../../scripts/graph.py"
+        "../scripts/graph.py"

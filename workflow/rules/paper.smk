@@ -31,7 +31,7 @@ rule paper_tables:
     wildcard_constraints:
         table="acc|nmi",
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         metric=lambda wc: PAPER["nmi"] if wc.table == "nmi" else "acc",
@@ -40,7 +40,7 @@ rule paper_tables:
         labels=PAPER.get("labels", {}),
         code=code_hash("papertables.py", "stats.py", "io.py"),
     script:
-        "../../scripts/paper_tables.py"
+        "../scripts/paper_tables.py"
 
 
 rule vs_paper:
@@ -58,7 +58,7 @@ rule vs_paper:
     log:
         logs("paper/{paper}_vs_paper.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         reference=paper_path("reference"),
@@ -70,7 +70,7 @@ rule vs_paper:
         methods=PLAN.methods,
         code=code_hash("reference.py", "aggregate.py", "io.py"),
     script:
-        "../../scripts/vs_paper.py"
+        "../scripts/vs_paper.py"
 
 
 rule figure_ablation:
@@ -88,7 +88,7 @@ rule figure_ablation:
     log:
         logs("paper/{paper}_ablation_{dataset}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         dataset="{dataset}",
@@ -96,7 +96,7 @@ rule figure_ablation:
         labels=PAPER.get("labels", {}),
         code=code_hash("paperfigures.py", "plots.py"),
     script:
-        "../../scripts/figure_ablation.py"
+        "../scripts/figure_ablation.py"
 
 
 rule figure_sensitivity:
@@ -114,7 +114,7 @@ rule figure_sensitivity:
     log:
         logs("paper/{paper}_sensitivity_{dataset}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         dataset="{dataset}",
@@ -122,7 +122,7 @@ rule figure_sensitivity:
         params=PAPER.get("sensitivity", {}).get("params", []),
         code=code_hash("paperfigures.py", "plots.py"),
     script:
-        "../../scripts/figure_sensitivity.py"
+        "../scripts/figure_sensitivity.py"
 
 
 rule figure_paper_convergence:
@@ -140,7 +140,7 @@ rule figure_paper_convergence:
     log:
         logs("paper/{paper}_convergence.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         method=PAPER.get("convergence", {}).get("method"),
@@ -148,7 +148,7 @@ rule figure_paper_convergence:
         parameters=convergence_parameters(),
         code=code_hash("paperfigures.py", "plots.py"),
     script:
-        "../../scripts/figure_paper_convergence.py"
+        "../scripts/figure_paper_convergence.py"
 
 
 rule crossval:
@@ -163,7 +163,7 @@ rule crossval:
     wildcard_constraints:
         size=r"\d+",
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=select_mem_mb,
@@ -182,7 +182,7 @@ rule crossval:
         code=lambda wc: _method_code(wc.method)
         + code_hash("crossval.py", "evaluate.py", "kmeans.py"),
     script:
-        "../../scripts/crossval.py"
+        "../scripts/crossval.py"
 
 
 rule crossval_tables:
@@ -199,14 +199,14 @@ rule crossval_tables:
     log:
         logs("paper/{paper}_crossval.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         dataset=lambda wc: crossval_plan()["dataset"],
         method=lambda wc: crossval_plan()["method"],
         code=code_hash("crossval.py", "io.py"),
     script:
-        "../../scripts/crossval_tables.py"
+        "../scripts/crossval_tables.py"
 
 
 rule crossval_vs_paper:
@@ -217,7 +217,7 @@ rule crossval_vs_paper:
     log:
         logs("paper/{paper}_crossval_vs_paper.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         reference=lambda wc: paper_path("reference", crossval_plan()),
@@ -225,7 +225,7 @@ rule crossval_vs_paper:
         metric_map={"nmi": PAPER.get("nmi", "nmi_sqrt")},
         code=code_hash("reference.py", "io.py"),
     script:
-        "../../scripts/crossval_vs_paper.py"
+        "../scripts/crossval_vs_paper.py"
 
 
 rule readings:
@@ -241,7 +241,7 @@ rule readings:
     log:
         logs("paper/{paper}_readings.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         method=readings_method(),
@@ -249,4 +249,4 @@ rule readings:
         defaults=readings_defaults,
         code=code_hash("reference.py", "aggregate.py", "io.py"),
     script:
-        "../../scripts/readings.py"
+        "../scripts/readings.py"

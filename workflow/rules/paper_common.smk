@@ -13,12 +13,12 @@ wildcard_constraints:
 
 
 def paper_path(key, section=PAPER):
-    """A file named in the paper section, relative to the Snakefile's folder."""
+    """A file named in the paper section, relative to the project folder."""
     path = section.get(key)
     if not path:
         return None
     path = Path(path)
-    return str(path if path.is_absolute() else Path(workflow.basedir) / path)
+    return str(path if path.is_absolute() else PROJECT / path)
 
 
 def paper_methods():

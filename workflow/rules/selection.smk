@@ -11,7 +11,7 @@ rule select:
     group:
         "chunk"
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=select_mem_mb,
@@ -24,4 +24,4 @@ rule select:
         connect=config["graph"].get("connect", 1e-6),
         code=method_code,
     script:
-        "../../scripts/select.py"
+        "../scripts/select.py"

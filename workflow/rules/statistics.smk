@@ -16,13 +16,13 @@ rule ttest:
     log:
         logs("ttest/{metric}.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         metric="{metric}",
         code=code_hash("stats.py", "io.py"),
     script:
-        "../../scripts/ttest.py"
+        "../scripts/ttest.py"
 
 
 rule convergence:
@@ -33,9 +33,9 @@ rule convergence:
     log:
         logs("convergence.log"),
     conda:
-        "../../envs/ufsbench.yaml"
+        "../envs/ufsbench.yaml"
     threads: 1
     params:
         sources=iterative_sources(),
     script:
-        "../../scripts/convergence.py"
+        "../scripts/convergence.py"

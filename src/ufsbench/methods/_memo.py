@@ -1,7 +1,7 @@
 """Process-local memo of setting-independent products (one dataset, many settings).
 
 A selection job ranks one dataset under a chunk of settings in one process
-(``scripts/select.py``, up to 50 settings). Some solvers start from products that depend
+(``workflow/scripts/select.py``, up to 50 settings). Some solvers start from products that depend
 on the data, the graph and the seed but on no hyper-parameter of the grid: the k-means
 starts of RUFS and LSDCL (10 restarts each: a third to a half of a COIL20 setting), RUFS's
 local-learning matrix and L1UFS's Laplacian eigenbasis. :func:`memoized` computes each
