@@ -71,3 +71,183 @@ def cluster_means(X, labels, counts, old_centers):  # pragma: no cover - compile
             for t in range(d):
                 sums[j, t] = sums[j, t] / c
     return sums
+
+
+# --- Exact pruning of the assignment (bounds on the true distances) --------------------
+#
+# The labels of a step are the row argmins of the rounded ``D`` above. Every entry of
+# ``D`` is within ``E_i / 4`` of the true squared distance, where ``E_i = ecoef *
+# (|x_i| + max_j |c_j|)^2`` and ``ecoef = 4 (d + 4) u`` (``u = 2^-53``): a dot product of
+# ``d`` terms in any order errs by at most ``gamma_d |x| |2c|``, each squared norm by
+# ``gamma_d`` of itself, the two additions by ``u`` each, about ``(d + 4) u (|x| + |c|)^2``
+# in all; a distance summed directly as ``sum (x - c)^2`` (any order) errs by less. So if
+# a sample's true squared distance to one centre is below all others by more than
+# ``E_i / 2``, the rounded argmin is that centre, whatever rounding formed ``D``, and no
+# tie arises. Elkan's bounds decide that without forming the row: per sample an upper
+# bound on the distance to its centre and a lower bound on the distance to every centre,
+# moved by the centres' shifts through the triangle inequality, plus half the distance
+# between centres; every bound is rounded outward. The distances the bounds leave open are
+# summed directly, and the sample's label is accepted only with a gap above ``2 E_i``;
+# otherwise the step reports failure and the caller forms the whole step with BLAS.
+
+_U = 2.0**-53
+_UP = 1.0 + 4.0 * _U  # outward rounding of a bound (exact constants)
+_DOWN = 1.0 - 4.0 * _U
+
+
+# Reassociation and contraction let LLVM vectorise the sum; the bound of every pruning
+# test holds for any summation order, and only these tests use the result.
+@numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _sq_dist(X, i, C, j):  # pragma: no cover - compiled
+    """``sum_t (X[i, t] - C[j, t])^2`` in some order (error within ``gamma_d`` of it)."""
+    s = 0.0
+    for t in range(X.shape[1]):
+        r = X[i, t] - C[j, t]
+        s += r * r
+    return s
+
+
+@numba.njit(cache=True, nogil=True)
+def init_bounds(G, x_sq, c_sq, labels, x_norm, cmax, ecoef, upper, lower):  # pragma: no cover
+    """Bounds from a formed step (``G`` of :func:`assign`) for the given ``labels``:
+    ``upper[i] >= |x_i - c_labels[i]|`` and ``lower[i, j] <= |x_i - c_j|``."""
+    n, k = G.shape
+    for i in range(n):
+        e = ecoef * (x_norm[i] + cmax) ** 2
+        xi = x_sq[i]
+        for j in range(k):
+            d = (xi + G[i, j]) + c_sq[j]
+            if d < 0.0:
+                d = 0.0
+            lower[i, j] = np.sqrt(max(d - e, 0.0)) * _DOWN
+            if j == labels[i]:
+                upper[i] = np.sqrt(d + e) * _UP
+
+
+@numba.njit(cache=True, nogil=True)
+def pruned_assign(X, x_norm, centers, cmax, half, least, ecoef, labels, previous, upper, lower, counts):  # noqa: E501  # pragma: no cover
+    """One step's labels into ``labels`` (holding the previous ones) from the bounds.
+
+    ``half[a, j]``: a lower bound on half the distance between centres ``a`` and ``j``
+    (``half[a, a]`` is infinite), ``least[a]`` the least of ``half[a, :]``. Returns
+    ``(ok, labels changed, empty clusters)``; ``ok`` is False when a sample's two nearest
+    centres are too close to call, and the arrays are then partly updated (the caller
+    forms the step whole).
+
+    Centre ``j`` cannot take sample ``i`` from its centre ``a`` when ``|x_i - c_j|`` is
+    provably above ``thr = sqrt(upper^2 + E_i)``, rounded up: when ``lower[i, j] > thr``,
+    or when ``half[a, j] > (thr + upper) / 2`` (``|x_i - c_j| >= |c_a - c_j| - upper``).
+    """
+    n = X.shape[0]
+    k = centers.shape[0]
+    for i in range(n):
+        a = labels[i]
+        e = ecoef * (x_norm[i] + cmax) ** 2
+        up = upper[i]
+        thr = np.sqrt(up * up + e) * _UP
+        hthr = 0.5 * (thr + up) * _UP
+        if least[a] > hthr:
+            continue
+        decided = True
+        for j in range(k):
+            if not (lower[i, j] > thr or half[a, j] > hthr):
+                decided = False
+                break
+        if decided:
+            continue
+        # Tighten: the distance to the own centre, then each centre the bounds leave open.
+        own = _sq_dist(X, i, centers, a)
+        lower[i, a] = np.sqrt(max(own - e, 0.0)) * _DOWN
+        up = np.sqrt(own + e) * _UP
+        # Beyond thr, a centre is farther than the own one by more than 2 E_i.
+        thr = np.sqrt(own + 2.0 * e) * _UP
+        hthr = 0.5 * (thr + up) * _UP
+        best, arg = own, a
+        second = np.inf
+        for j in range(k):
+            if lower[i, j] > thr or half[a, j] > hthr:
+                continue
+            d = _sq_dist(X, i, centers, j)
+            lower[i, j] = np.sqrt(max(d - e, 0.0)) * _DOWN
+            if d < best:
+                second = best
+                best, arg = d, j
+            elif d < second:
+                second = d
+        if second - best <= 2.0 * e:
+            return False, 0, 0
+        labels[i] = arg
+        upper[i] = np.sqrt(best + e) * _UP
+    counts[:] = 0
+    changed = 0
+    for i in range(n):
+        counts[labels[i]] += 1
+        if labels[i] != previous[i]:
+            changed += 1
+    empty = 0
+    for j in range(k):
+        if counts[j] == 0:
+            empty += 1
+    return True, changed, empty
+
+
+@numba.njit(cache=True, nogil=True)
+def move_bounds(old_centers, centers, labels, upper, lower, half, least):  # pragma: no cover
+    """Bounds after the centres moved from ``old_centers`` (``upper`` grows by the shift
+    of the sample's centre, ``lower[:, j]`` shrinks by centre ``j``'s), and ``half`` and
+    ``least`` for the new centres (see :func:`pruned_assign`)."""
+    k, dim = centers.shape
+    grow = 1.0 + 2.0 * (dim + 8) * _U  # covers the rounding of a norm
+    shrink = 1.0 - 2.0 * (dim + 8) * _U
+    shift = np.empty(k)
+    for j in range(k):
+        shift[j] = np.sqrt(_sq_dist(centers, j, old_centers, j)) * grow * _UP
+    for i in range(labels.shape[0]):
+        upper[i] = (upper[i] + shift[labels[i]]) * _UP
+        for j in range(k):
+            lower[i, j] = max(lower[i, j] * _DOWN - shift[j], 0.0)
+    for a in range(k):
+        half[a, a] = np.inf
+        least[a] = np.inf
+    for a in range(k):
+        for j in range(a + 1, k):
+            h = 0.5 * np.sqrt(_sq_dist(centers, a, centers, j)) * shrink * _DOWN
+            half[a, j] = h
+            half[j, a] = h
+            least[a] = min(least[a], h)
+            least[j] = min(least[j], h)
+
+
+@numba.njit(cache=True, nogil=True)
+def pruned_steps(X, x_norm, centers, labels, upper, lower, half, least, counts, ecoef, n_iter, max_iter):  # noqa: E501  # pragma: no cover
+    """Lloyd steps by :func:`pruned_assign` from ``labels`` (the last step's, with the
+    centres already moved to their means and the bounds moved with them).
+
+    Returns ``(status, n_iter, labels, centers)``: status 0 when the labels stopped
+    changing (at step ``n_iter``), 1 when ``max_iter`` steps were made, 2 when step
+    ``n_iter + 1`` must be formed whole (the returned labels and centres are then those it
+    starts from).
+    """
+    new_labels = labels.copy()
+    while n_iter < max_iter:
+        cmax = 0.0
+        for j in range(centers.shape[0]):
+            s = 0.0
+            for t in range(centers.shape[1]):
+                s += centers[j, t] * centers[j, t]
+            cmax = max(cmax, s)
+        cmax = np.sqrt(cmax)
+        new_labels[:] = labels
+        ok, changed, empty = pruned_assign(
+            X, x_norm, centers, cmax, half, least, ecoef, new_labels, labels, upper, lower, counts
+        )
+        if not ok or empty > 0:
+            return 2, n_iter, labels, centers
+        n_iter += 1
+        if changed == 0:
+            return 0, n_iter, labels, centers
+        labels, new_labels = new_labels, labels
+        old = centers
+        centers = cluster_means(X, labels, counts, centers)
+        move_bounds(old, centers, labels, upper, lower, half, least)
+    return 1, n_iter, labels, centers

@@ -175,6 +175,8 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResul
     """
     if x_sq is None:
         x_sq = np.einsum("ij,ij->i", X, X)
+    if kernels is not None:
+        return _lloyd_pruned(X, centers, max_iter=max_iter, x_sq=x_sq, kernels=kernels)
     n = X.shape[0]
     k = centers.shape[0]
     centers = np.array(centers, dtype=np.float64)
@@ -218,6 +220,70 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResul
         else:
             centers = kernels.cluster_means(X, labels, counts, centers)
     residual = X - centers[labels]  # exact, not the expansion used for the assignment
+    inertia = float(np.einsum("ij,ij->", residual, residual))
+    return KMeansResult(
+        labels=labels,
+        inertia=inertia,
+        centers=centers,
+        init=np.empty(0, dtype=np.int64),
+        n_iter=n_iter,
+        converged=converged,
+    )
+
+
+def _lloyd_pruned(X, centers, *, max_iter: int, x_sq, kernels) -> KMeansResult:
+    """:func:`_lloyd` with the compiled kernels, skipping the distances that cannot matter.
+
+    Bitwise the same run as :func:`_lloyd`: a step's labels are the row argmins of the
+    rounded distances ``max((x_sq + X @ (-2C)') + c_sq, 0)``, but Elkan's bounds on the
+    true distances (rounded outward) settle most labels without forming their rows, and a
+    sample whose label they leave open is settled by the distances they leave open only
+    when its nearest centre beats the next by more than the rounding of either
+    computation could bridge (:mod:`ufsbench._kmeans_kernels`). The first step, any step
+    where that fails, and any step that leaves a cluster empty (the refill orders samples
+    by their rounded distances) are formed whole, exactly as :func:`_lloyd` forms them.
+    """
+    n, dim = X.shape
+    k = centers.shape[0]
+    centers = np.array(centers, dtype=np.float64)
+    x_norm = np.sqrt(x_sq)
+    ecoef = 4.0 * (dim + 4) * 2.0**-53  # see the kernels' module
+    upper, lower, half, least = np.empty(n), np.empty((n, k)), np.empty((k, k)), np.empty(k)
+    counts = np.empty(k, dtype=np.intp)
+    labels = None
+    converged = False
+    n_iter = 0
+    while n_iter < max_iter:
+        n_iter += 1  # a step formed whole, as _lloyd forms it
+        c_sq = np.einsum("ij,ij->i", centers, centers)
+        G = X @ (-2.0 * centers).T
+        new_labels, own = np.empty(n, dtype=np.intp), np.empty(n)
+        previous = np.empty(0, dtype=np.intp) if labels is None else labels
+        n_changed, n_empty = kernels.assign(G, x_sq, c_sq, new_labels, own, counts, previous)
+        if n_empty:
+            empty = np.flatnonzero(counts == 0)
+            farthest = np.argsort(-own, kind="stable")[: len(empty)]
+            new_labels[farthest] = empty
+            counts = np.bincount(new_labels, minlength=k).astype(np.intp)
+            if labels is not None:
+                n_changed = np.count_nonzero(new_labels != labels)
+        if labels is not None and n_changed == 0:
+            converged = True
+            break
+        labels = new_labels
+        cmax = float(np.sqrt(c_sq.max()))
+        kernels.init_bounds(G, x_sq, c_sq, labels, x_norm, cmax, ecoef, upper, lower)
+        old = centers
+        centers = kernels.cluster_means(X, labels, counts, centers)
+        kernels.move_bounds(old, centers, labels, upper, lower, half, least)
+        # Then pruned steps until one must be formed whole or the run ends.
+        status, n_iter, labels, centers = kernels.pruned_steps(
+            X, x_norm, centers, labels, upper, lower, half, least, counts, ecoef, n_iter, max_iter
+        )
+        if status == 0:
+            converged = True
+            break
+    residual = X - centers[labels]
     inertia = float(np.einsum("ij,ij->", residual, residual))
     return KMeansResult(
         labels=labels,
