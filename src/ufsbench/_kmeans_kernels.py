@@ -95,8 +95,8 @@ _UP = 1.0 + 4.0 * _U  # outward rounding of a bound (exact constants)
 _DOWN = 1.0 - 4.0 * _U
 
 
-# Reassociation and contraction let LLVM vectorise the sum; the bound of every pruning
-# test holds for any summation order, and only these tests use the result.
+# Reassociation and contraction let LLVM vectorise these sums; the bound of every pruning
+# test holds for any summation order, and only these tests use their results.
 @numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def _sq_dist(X, i, C, j):  # pragma: no cover - compiled
     """``sum_t (X[i, t] - C[j, t])^2`` in some order (error within ``gamma_d`` of it)."""
@@ -107,12 +107,25 @@ def _sq_dist(X, i, C, j):  # pragma: no cover - compiled
     return s
 
 
+@numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _dist(X, i, x_sq, C, j, c_sq):  # pragma: no cover - compiled
+    """``max((x_sq[i] - 2 X[i] . C[j]) + c_sq[j], 0)``, the dot product in some order:
+    within ``E_i / 4`` of the true squared distance, as the BLAS route's entry is."""
+    s = 0.0
+    for t in range(X.shape[1]):
+        s += X[i, t] * C[j, t]
+    d = (x_sq[i] - 2.0 * s) + c_sq[j]
+    return d if d > 0.0 else 0.0
+
+
 @numba.njit(cache=True, nogil=True)
-def init_bounds(G, x_sq, c_sq, labels, x_norm, cmax, ecoef, upper, lower):  # pragma: no cover
+def init_bounds(G, x_sq, c_sq, labels, x_norm, cmax, ecoef, upper, lower, lmin):  # noqa: E501  # pragma: no cover
     """Bounds from a formed step (``G`` of :func:`assign`) for the given ``labels``:
-    ``upper[i] >= |x_i - c_labels[i]|`` and ``lower[i, j] <= |x_i - c_j|``."""
+    ``upper[i] >= |x_i - c_labels[i]|``, ``lower[i, j] <= |x_i - c_j|`` and ``lmin[i]``
+    the least ``lower[i, j]`` over ``j != labels[i]``."""
     n, k = G.shape
     for i in range(n):
+        lmin[i] = np.inf
         e = ecoef * (x_norm[i] + cmax) ** 2
         xi = x_sq[i]
         for j in range(k):
@@ -122,10 +135,12 @@ def init_bounds(G, x_sq, c_sq, labels, x_norm, cmax, ecoef, upper, lower):  # pr
             lower[i, j] = np.sqrt(max(d - e, 0.0)) * _DOWN
             if j == labels[i]:
                 upper[i] = np.sqrt(d + e) * _UP
+            elif lower[i, j] < lmin[i]:
+                lmin[i] = lower[i, j]
 
 
 @numba.njit(cache=True, nogil=True)
-def pruned_assign(X, x_norm, centers, cmax, half, least, ecoef, labels, previous, upper, lower, counts):  # noqa: E501  # pragma: no cover
+def pruned_assign(X, x_sq, x_norm, centers, c_sq, cmax, half, least, ecoef, labels, previous, upper, lower, lmin, counts):  # noqa: E501  # pragma: no cover
     """One step's labels into ``labels`` (holding the previous ones) from the bounds.
 
     ``half[a, j]``: a lower bound on half the distance between centres ``a`` and ``j``
@@ -145,6 +160,8 @@ def pruned_assign(X, x_norm, centers, cmax, half, least, ecoef, labels, previous
         e = ecoef * (x_norm[i] + cmax) ** 2
         up = upper[i]
         thr = np.sqrt(up * up + e) * _UP
+        if lmin[i] > thr:
+            continue
         hthr = 0.5 * (thr + up) * _UP
         if least[a] > hthr:
             continue
@@ -156,7 +173,7 @@ def pruned_assign(X, x_norm, centers, cmax, half, least, ecoef, labels, previous
         if decided:
             continue
         # Tighten: the distance to the own centre, then each centre the bounds leave open.
-        own = _sq_dist(X, i, centers, a)
+        own = _dist(X, i, x_sq, centers, a, c_sq)
         lower[i, a] = np.sqrt(max(own - e, 0.0)) * _DOWN
         up = np.sqrt(own + e) * _UP
         # Beyond thr, a centre is farther than the own one by more than 2 E_i.
@@ -167,17 +184,22 @@ def pruned_assign(X, x_norm, centers, cmax, half, least, ecoef, labels, previous
         for j in range(k):
             if lower[i, j] > thr or half[a, j] > hthr:
                 continue
-            d = _sq_dist(X, i, centers, j)
+            d = _dist(X, i, x_sq, centers, j, c_sq)
             lower[i, j] = np.sqrt(max(d - e, 0.0)) * _DOWN
             if d < best:
                 second = best
                 best, arg = d, j
             elif d < second:
                 second = d
-        if second - best <= 2.0 * e:
+        if not second - best > 2.0 * e:  # (NaN, from overflow, fails too)
             return False, 0, 0
         labels[i] = arg
         upper[i] = np.sqrt(best + e) * _UP
+        least_lower = np.inf
+        for j in range(k):
+            if j != arg and lower[i, j] < least_lower:
+                least_lower = lower[i, j]
+        lmin[i] = least_lower
     counts[:] = 0
     changed = 0
     for i in range(n):
@@ -192,62 +214,120 @@ def pruned_assign(X, x_norm, centers, cmax, half, least, ecoef, labels, previous
 
 
 @numba.njit(cache=True, nogil=True)
-def move_bounds(old_centers, centers, labels, upper, lower, half, least):  # pragma: no cover
+def move_bounds(old_centers, centers, labels, upper, lower, lmin, half, least):  # noqa: E501  # pragma: no cover
     """Bounds after the centres moved from ``old_centers`` (``upper`` grows by the shift
     of the sample's centre, ``lower[:, j]`` shrinks by centre ``j``'s), and ``half`` and
-    ``least`` for the new centres (see :func:`pruned_assign`)."""
+    ``least`` for the new centres (see :func:`pruned_assign`); only the centres that
+    moved are visited (``half`` starts as zeros, a valid bound)."""
     k, dim = centers.shape
     grow = 1.0 + 2.0 * (dim + 8) * _U  # covers the rounding of a norm
     shrink = 1.0 - 2.0 * (dim + 8) * _U
     shift = np.empty(k)
+    moved = np.empty(k, dtype=np.intp)
+    n_moved = 0
     for j in range(k):
         shift[j] = np.sqrt(_sq_dist(centers, j, old_centers, j)) * grow * _UP
+        if shift[j] > 0.0:
+            moved[n_moved] = j
+            n_moved += 1
+    if n_moved == 0:
+        return
+    moved = moved[:n_moved]
     for i in range(labels.shape[0]):
-        upper[i] = (upper[i] + shift[labels[i]]) * _UP
+        a = labels[i]
+        upper[i] = (upper[i] + shift[a]) * _UP
+        least_lower = lmin[i]
+        for j in moved:
+            lo = max(lower[i, j] * _DOWN - shift[j], 0.0)
+            lower[i, j] = lo
+            if j != a and lo < least_lower:
+                least_lower = lo
+        lmin[i] = least_lower
+    for a in moved:
         for j in range(k):
-            lower[i, j] = max(lower[i, j] * _DOWN - shift[j], 0.0)
+            if j != a:
+                h = 0.5 * np.sqrt(_sq_dist(centers, a, centers, j)) * shrink * _DOWN
+                half[a, j] = h
+                half[j, a] = h
     for a in range(k):
         half[a, a] = np.inf
-        least[a] = np.inf
-    for a in range(k):
-        for j in range(a + 1, k):
-            h = 0.5 * np.sqrt(_sq_dist(centers, a, centers, j)) * shrink * _DOWN
-            half[a, j] = h
-            half[j, a] = h
-            least[a] = min(least[a], h)
-            least[j] = min(least[j], h)
+        least_half = np.inf
+        for j in range(k):
+            least_half = min(least_half, half[a, j])
+        least[a] = least_half
 
 
 @numba.njit(cache=True, nogil=True)
-def pruned_steps(X, x_norm, centers, labels, upper, lower, half, least, counts, ecoef, n_iter, max_iter):  # noqa: E501  # pragma: no cover
+def moved_means(X, labels, previous, counts, centers):  # pragma: no cover - compiled
+    """:func:`cluster_means` for ``labels`` when ``centers`` are the means of
+    ``previous``: the clusters no sample left or joined keep their centre (the same
+    samples in the same order give the same sum), the others are summed anew as there."""
+    n, dim = X.shape
+    k = centers.shape[0]
+    touched = np.zeros(k, dtype=np.bool_)
+    for i in range(n):
+        if labels[i] != previous[i]:
+            touched[labels[i]] = True
+            touched[previous[i]] = True
+    out = centers.copy()
+    for j in range(k):
+        if touched[j] and counts[j] > 0:
+            out[j, :] = 0.0
+    for i in range(n):
+        j = labels[i]
+        if touched[j] and counts[j] > 0:
+            for t in range(dim):
+                out[j, t] += X[i, t]
+    for j in range(k):
+        if touched[j] and counts[j] > 0:
+            c = np.float64(counts[j])
+            for t in range(dim):
+                out[j, t] = out[j, t] / c
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def pruned_steps(X, x_sq, x_norm, centers, labels, upper, lower, lmin, half, least, counts, ecoef, n_iter, max_iter, first):  # noqa: E501  # pragma: no cover
     """Lloyd steps by :func:`pruned_assign` from ``labels`` (the last step's, with the
     centres already moved to their means and the bounds moved with them).
 
     Returns ``(status, n_iter, labels, centers)``: status 0 when the labels stopped
     changing (at step ``n_iter``), 1 when ``max_iter`` steps were made, 2 when step
     ``n_iter + 1`` must be formed whole (the returned labels and centres are then those it
-    starts from).
+    starts from; with ``first``, 3 instead when that is the first step).
+
+    ``first``: the run's first step, from no labels (``labels`` all 0, ``upper`` infinite,
+    ``lower``, ``lmin``, ``half`` and ``least`` 0 but ``half``'s diagonal infinite), so
+    that every distance is formed and each label is accepted only past the rounding.
     """
     new_labels = labels.copy()
+    none = np.full(labels.shape[0], -1, dtype=labels.dtype)
+    c_sq = np.empty(centers.shape[0])
     while n_iter < max_iter:
         cmax = 0.0
         for j in range(centers.shape[0]):
             s = 0.0
             for t in range(centers.shape[1]):
                 s += centers[j, t] * centers[j, t]
+            c_sq[j] = s
             cmax = max(cmax, s)
         cmax = np.sqrt(cmax)
         new_labels[:] = labels
         ok, changed, empty = pruned_assign(
-            X, x_norm, centers, cmax, half, least, ecoef, new_labels, labels, upper, lower, counts
+            X, x_sq, x_norm, centers, c_sq, cmax, half, least, ecoef, new_labels,
+            none if first else labels, upper, lower, lmin, counts,
         )
         if not ok or empty > 0:
-            return 2, n_iter, labels, centers
+            return 3 if first else 2, n_iter, labels, centers
         n_iter += 1
         if changed == 0:
             return 0, n_iter, labels, centers
-        labels, new_labels = new_labels, labels
         old = centers
-        centers = cluster_means(X, labels, counts, centers)
-        move_bounds(old, centers, labels, upper, lower, half, least)
+        if first:
+            centers = cluster_means(X, new_labels, counts, centers)
+        else:
+            centers = moved_means(X, new_labels, labels, counts, centers)
+        first = False
+        labels, new_labels = new_labels, labels
+        move_bounds(old, centers, labels, upper, lower, lmin, half, least)
     return 1, n_iter, labels, centers
