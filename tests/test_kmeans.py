@@ -205,3 +205,60 @@ def test_litekmeans_kernels_agree_bitwise():
 def test_litekmeans_rejects_unknown_kernel():
     with pytest.raises(ValueError, match="unknown kernel 'cuda'"):
         litekmeans(np.zeros((4, 2)), 2, kernel="cuda")
+
+
+def _same_run(a, b):
+    return (
+        np.array_equal(a.labels, b.labels)
+        and np.array_equal(a.centers, b.centers)
+        and a.inertia == b.inertia
+        and a.n_iter == b.n_iter
+        and a.converged == b.converged
+        and np.array_equal(a.init, b.init)
+    )
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 9])
+@pytest.mark.parametrize("max_iter", [3, 100])
+def test_litekmeans_pruned_steps_equal_formed_steps(k, max_iter):
+    # The numba route skips distances by bounds (the first step too for k <= 4); the
+    # NumPy route forms every step: the runs must be bitwise the same.
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(k)
+    X = np.vstack([rng.normal(c, 2.0, size=(50, 7)) for c in range(6)])
+    for seed in range(6):
+        kwargs = dict(random_state=seed, max_iter=max_iter, n_init=2)
+        a = litekmeans(X, k, kernel="numpy", **kwargs)
+        b = litekmeans(X, k, kernel="numba", **kwargs)
+        assert _same_run(a, b), seed
+
+
+@pytest.mark.parametrize("k", [2, 4, 6])
+def test_litekmeans_pruned_steps_defer_ties_to_the_formed_step(k):
+    # A small integer grid with duplicated points: many samples lie exactly half-way
+    # between two centres, where only the formed step's rounding (and np.argmin's
+    # lowest-index rule) decides; the bounds must leave those to it, and clusters that
+    # empty (duplicate starts) to the refill.
+    pytest.importorskip("numba")
+    grid = np.array([(i, j) for i in range(4) for j in range(4)], dtype=np.float64)
+    X = np.vstack([grid, grid[::3], 2.0 * grid[:5]])
+    for seed in range(25):
+        a = litekmeans(X, k, random_state=seed, kernel="numpy")
+        b = litekmeans(X, k, random_state=seed, kernel="numba")
+        assert _same_run(a, b), seed
+
+
+@pytest.mark.mirror
+def test_litekmeans_pruned_steps_equal_formed_steps_on_coil20(mirror):
+    """COIL20 (every 10th feature: 1440 x 103, 20 clusters) and its first two classes
+    (k = 2), 8 seeds each: the numba route's runs equal the NumPy route's bitwise."""
+    pytest.importorskip("numba")
+    import scipy.io
+
+    data = scipy.io.loadmat(mirror / "coil20.mat")
+    X, y = data["X"].astype(np.float64)[:, ::10], data["Y"].ravel()
+    for Xs, k in ((X, 20), (X[y <= 2], 2)):
+        for seed in range(8):
+            a = litekmeans(Xs, k, random_state=seed, kernel="numpy")
+            b = litekmeans(Xs, k, random_state=seed, kernel="numba")
+            assert _same_run(a, b), (k, seed)
