@@ -119,7 +119,9 @@ def _dist(X, i, x_sq, C, j, c_sq):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def init_bounds(G, x_sq, c_sq, labels, x_norm, cmax, ecoef, upper, lower, lmin):  # noqa: E501  # pragma: no cover
+def init_bounds(
+    G, x_sq, c_sq, labels, x_norm, cmax, ecoef, upper, lower, lmin
+):  # pragma: no cover - compiled
     """Bounds from a formed step (``G`` of :func:`assign`) for the given ``labels``:
     ``upper[i] >= |x_i - c_labels[i]|``, ``lower[i, j] <= |x_i - c_j|`` and ``lmin[i]``
     the least ``lower[i, j]`` over ``j != labels[i]``."""
@@ -140,7 +142,23 @@ def init_bounds(G, x_sq, c_sq, labels, x_norm, cmax, ecoef, upper, lower, lmin):
 
 
 @numba.njit(cache=True, nogil=True)
-def pruned_assign(X, x_sq, x_norm, centers, c_sq, cmax, half, least, ecoef, labels, previous, upper, lower, lmin, counts):  # noqa: E501  # pragma: no cover
+def pruned_assign(
+    X,
+    x_sq,
+    x_norm,
+    centers,
+    c_sq,
+    cmax,
+    half,
+    least,
+    ecoef,
+    labels,
+    previous,
+    upper,
+    lower,
+    lmin,
+    counts,
+):  # pragma: no cover - compiled
     """One step's labels into ``labels`` (holding the previous ones) from the bounds.
 
     ``half[a, j]``: a lower bound on half the distance between centres ``a`` and ``j``
@@ -214,7 +232,9 @@ def pruned_assign(X, x_sq, x_norm, centers, c_sq, cmax, half, least, ecoef, labe
 
 
 @numba.njit(cache=True, nogil=True)
-def move_bounds(old_centers, centers, labels, upper, lower, lmin, half, least):  # noqa: E501  # pragma: no cover
+def move_bounds(
+    old_centers, centers, labels, upper, lower, lmin, half, least
+):  # pragma: no cover - compiled
     """Bounds after the centres moved from ``old_centers`` (``upper`` grows by the shift
     of the sample's centre, ``lower[:, j]`` shrinks by centre ``j``'s), and ``half`` and
     ``least`` for the new centres (see :func:`pruned_assign`); only the centres that
@@ -287,7 +307,23 @@ def moved_means(X, labels, previous, counts, centers):  # pragma: no cover - com
 
 
 @numba.njit(cache=True, nogil=True)
-def pruned_steps(X, x_sq, x_norm, centers, labels, upper, lower, lmin, half, least, counts, ecoef, n_iter, max_iter, first):  # noqa: E501  # pragma: no cover
+def pruned_steps(
+    X,
+    x_sq,
+    x_norm,
+    centers,
+    labels,
+    upper,
+    lower,
+    lmin,
+    half,
+    least,
+    counts,
+    ecoef,
+    n_iter,
+    max_iter,
+    first,
+):  # pragma: no cover - compiled
     """Lloyd steps by :func:`pruned_assign` from ``labels`` (the last step's, with the
     centres already moved to their means and the bounds moved with them).
 
@@ -314,8 +350,21 @@ def pruned_steps(X, x_sq, x_norm, centers, labels, upper, lower, lmin, half, lea
         cmax = np.sqrt(cmax)
         new_labels[:] = labels
         ok, changed, empty = pruned_assign(
-            X, x_sq, x_norm, centers, c_sq, cmax, half, least, ecoef, new_labels,
-            none if first else labels, upper, lower, lmin, counts,
+            X,
+            x_sq,
+            x_norm,
+            centers,
+            c_sq,
+            cmax,
+            half,
+            least,
+            ecoef,
+            new_labels,
+            none if first else labels,
+            upper,
+            lower,
+            lmin,
+            counts,
         )
         if not ok or empty > 0:
             return 3 if first else 2, n_iter, labels, centers

@@ -269,8 +269,21 @@ def _lloyd_pruned(X, centers, *, max_iter: int, x_sq, kernels) -> KMeansResult:
         upper[:], lower[:], lmin[:], least[:] = np.inf, 0.0, 0.0, 0.0
         np.fill_diagonal(half, np.inf)
         status, n_iter, labels, centers = kernels.pruned_steps(
-            X, x_sq, x_norm, centers, np.zeros(n, dtype=np.intp), upper, lower, lmin, half,
-            least, counts, ecoef, 0, max_iter, True,
+            X,
+            x_sq,
+            x_norm,
+            centers,
+            np.zeros(n, dtype=np.intp),
+            upper,
+            lower,
+            lmin,
+            half,
+            least,
+            counts,
+            ecoef,
+            0,
+            max_iter,
+            True,
         )
         converged = status == 0
         if status == 3:  # undecided: from the start as _lloyd
@@ -304,8 +317,21 @@ def _lloyd_pruned(X, centers, *, max_iter: int, x_sq, kernels) -> KMeansResult:
         kernels.move_bounds(old, centers, labels, upper, lower, lmin, half, least)
         # Then pruned steps until one must be formed whole or the run ends.
         status, n_iter, labels, centers = kernels.pruned_steps(
-            X, x_sq, x_norm, centers, labels, upper, lower, lmin, half, least, counts, ecoef,
-            n_iter, max_iter, False,
+            X,
+            x_sq,
+            x_norm,
+            centers,
+            labels,
+            upper,
+            lower,
+            lmin,
+            half,
+            least,
+            counts,
+            ecoef,
+            n_iter,
+            max_iter,
+            False,
         )
         if status == 0:
             converged = True
