@@ -128,7 +128,8 @@ def init_bounds(
     n, k = G.shape
     for i in range(n):
         lmin[i] = np.inf
-        e = ecoef * (x_norm[i] + cmax) ** 2
+        r = x_norm[i] + cmax
+        e = ecoef * r * r
         xi = x_sq[i]
         for j in range(k):
             d = (xi + G[i, j]) + c_sq[j]
@@ -175,11 +176,13 @@ def pruned_assign(
     k = centers.shape[0]
     for i in range(n):
         a = labels[i]
-        e = ecoef * (x_norm[i] + cmax) ** 2
+        r = x_norm[i] + cmax
+        e = ecoef * r * r
         up = upper[i]
-        thr = np.sqrt(up * up + e) * _UP
-        if lmin[i] > thr:
+        lo = lmin[i]
+        if lo * lo > (up * up + e) * _UP:  # lo > thr below, without the square root
             continue
+        thr = np.sqrt(up * up + e) * _UP
         hthr = 0.5 * (thr + up) * _UP
         if least[a] > hthr:
             continue
