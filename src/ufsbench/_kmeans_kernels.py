@@ -234,6 +234,84 @@ def pruned_assign(
     return True, changed, empty
 
 
+@numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _row_dot(X, i, w):  # pragma: no cover - compiled
+    """``X[i] . w`` in some order."""
+    s = 0.0
+    for t in range(X.shape[1]):
+        s += X[i, t] * w[t]
+    return s
+
+
+@numba.njit(cache=True, nogil=True)
+def _two_assign(
+    X, x_norm, centers, c_sq, cmax, ecoef, labels, previous, counts
+):  # pragma: no cover
+    """:func:`full_assign` for two centres by one dot product per sample: the difference
+    of the squared distances ``D_0 - D_1 = 2 x . (c_1 - c_0) + (c_sq_0 - c_sq_1)``,
+    formed so, errs by at most ``2 (d + 3) u (|x| + max |c|)^2 < E_i / 2``, and the BLAS
+    route's difference by about as much; beyond ``2 E_i`` both have the same sign."""
+    n = X.shape[0]
+    w = centers[1] - centers[0]
+    offset = c_sq[0] - c_sq[1]
+    for i in range(n):
+        r = x_norm[i] + cmax
+        e = ecoef * r * r
+        diff = 2.0 * _row_dot(X, i, w) + offset
+        if not abs(diff) > 2.0 * e:  # (NaN, from overflow, fails too)
+            return False, 0, 0
+        labels[i] = 1 if diff > 0.0 else 0
+    counts[:] = 0
+    changed = 0
+    for i in range(n):
+        counts[labels[i]] += 1
+        if labels[i] != previous[i]:
+            changed += 1
+    empty = 0
+    for j in range(2):
+        if counts[j] == 0:
+            empty += 1
+    return True, changed, empty
+
+
+@numba.njit(cache=True, nogil=True)
+def full_assign(
+    X, x_sq, x_norm, centers, c_sq, cmax, ecoef, labels, previous, counts
+):  # pragma: no cover
+    """:func:`pruned_assign` without bounds (for few centres, where they save little):
+    every distance is formed by :func:`_dist` and each label accepted past the rounding.
+    Returns ``(ok, labels changed, empty clusters)``."""
+    n = X.shape[0]
+    k = centers.shape[0]
+    if k == 2:
+        return _two_assign(X, x_norm, centers, c_sq, cmax, ecoef, labels, previous, counts)
+    for i in range(n):
+        r = x_norm[i] + cmax
+        e = ecoef * r * r
+        best, arg, second = np.inf, 0, np.inf
+        for j in range(k):
+            d = _dist(X, i, x_sq, centers, j, c_sq)
+            if d < best:
+                second = best
+                best, arg = d, j
+            elif d < second:
+                second = d
+        if not second - best > 2.0 * e:  # (NaN, from overflow, fails too)
+            return False, 0, 0
+        labels[i] = arg
+    counts[:] = 0
+    changed = 0
+    for i in range(n):
+        counts[labels[i]] += 1
+        if labels[i] != previous[i]:
+            changed += 1
+    empty = 0
+    for j in range(k):
+        if counts[j] == 0:
+            empty += 1
+    return True, changed, empty
+
+
 @numba.njit(cache=True, nogil=True)
 def move_bounds(
     old_centers, centers, labels, upper, lower, lmin, half, least
@@ -326,6 +404,7 @@ def pruned_steps(
     n_iter,
     max_iter,
     first,
+    full,
 ):  # pragma: no cover - compiled
     """Lloyd steps by :func:`pruned_assign` from ``labels`` (the last step's, with the
     centres already moved to their means and the bounds moved with them).
@@ -338,6 +417,8 @@ def pruned_steps(
     ``first``: the run's first step, from no labels (``labels`` all 0, ``upper`` infinite,
     ``lower``, ``lmin``, ``half`` and ``least`` 0 but ``half``'s diagonal infinite), so
     that every distance is formed and each label is accepted only past the rounding.
+    ``full``: every step by :func:`full_assign` (the bounds are then neither read nor
+    kept).
     """
     new_labels = labels.copy()
     none = np.full(labels.shape[0], -1, dtype=labels.dtype)
@@ -352,23 +433,16 @@ def pruned_steps(
             cmax = max(cmax, s)
         cmax = np.sqrt(cmax)
         new_labels[:] = labels
-        ok, changed, empty = pruned_assign(
-            X,
-            x_sq,
-            x_norm,
-            centers,
-            c_sq,
-            cmax,
-            half,
-            least,
-            ecoef,
-            new_labels,
-            none if first else labels,
-            upper,
-            lower,
-            lmin,
-            counts,
-        )
+        previous = none if first else labels
+        if full:
+            ok, changed, empty = full_assign(
+                X, x_sq, x_norm, centers, c_sq, cmax, ecoef, new_labels, previous, counts
+            )
+        else:
+            ok, changed, empty = pruned_assign(
+                X, x_sq, x_norm, centers, c_sq, cmax, half, least, ecoef, new_labels,
+                previous, upper, lower, lmin, counts
+            )  # fmt: skip
         if not ok or empty > 0:
             return 3 if first else 2, n_iter, labels, centers
         n_iter += 1
@@ -381,5 +455,6 @@ def pruned_steps(
             centers = moved_means(X, new_labels, labels, counts, centers)
         first = False
         labels, new_labels = new_labels, labels
-        move_bounds(old, centers, labels, upper, lower, lmin, half, least)
+        if not full:
+            move_bounds(old, centers, labels, upper, lower, lmin, half, least)
     return 1, n_iter, labels, centers

@@ -237,7 +237,8 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResul
 # distances by one GEMM costs less than the bounds.
 PLAIN_SHARE = 0.05
 # With at most this many clusters, BLAS forms X @ C' slowly (75 us for 1673 x 50 x 2, a
-# third of the time of 1440 x 100 x 20) and the kernels form every step, the first too.
+# third of the time of 1440 x 100 x 20) and the bounds save little: the kernels form
+# every distance of every step, the first too, and accept labels past the rounding.
 SMALL_K = 4
 
 
@@ -283,6 +284,7 @@ def _lloyd_pruned(X, centers, *, max_iter: int, x_sq, kernels) -> KMeansResult:
             ecoef,
             0,
             max_iter,
+            True,
             True,
         )
         converged = status == 0
@@ -332,6 +334,7 @@ def _lloyd_pruned(X, centers, *, max_iter: int, x_sq, kernels) -> KMeansResult:
             n_iter,
             max_iter,
             False,
+            k <= SMALL_K,
         )
         if status == 0:
             converged = True
