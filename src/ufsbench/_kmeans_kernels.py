@@ -1,7 +1,8 @@
 """Compiled steps of :func:`ufsbench.kmeans.litekmeans` (numba; imported only when used).
 
-Both kernels do, element by element, the arithmetic of the NumPy steps they replace, in
-the same order, so labels and centres are bitwise the same (tests/test_speed_pins.py):
+The two step kernels do, element by element, the arithmetic of the NumPy steps they
+replace, in the same order, so labels and centres are bitwise the same
+(tests/test_speed_pins.py):
 
 * :func:`assign` takes ``G = X @ (-2 C)'`` from BLAS, as the NumPy route does, and forms
   ``max((x_sq + G) + c_sq, 0)`` per entry, keeping the first smallest per row
@@ -9,6 +10,11 @@ the same order, so labels and centres are bitwise the same (tests/test_speed_pin
 * :func:`cluster_means` adds each cluster's samples one by one in sample order from 0.0,
   the order of the sparse indicator product ``E @ X`` (CSR rows in increasing column
   order, ``0 + 1.0 * x`` per entry), then divides by the count.
+
+:func:`pruned_steps` runs consecutive Lloyd steps without forming most distances (see
+"Exact pruning" below): each label it sets is provably the one the formed step would set,
+and it hands a step back to the caller to be formed whole when it cannot prove one
+(tests/test_kmeans.py, ``-k pruned``).
 
 Importing this module imports numba (about 0.3 CPU s), hence the lazy import.
 """

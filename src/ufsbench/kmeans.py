@@ -85,7 +85,8 @@ def litekmeans(
         workflow always passes a derived seed).
     kernel : {"auto", "numba", "numpy"}, default="auto"
         Code of the assignment and centre steps; the results are bitwise the same.
-        ``"numba"``: compiled loops (:mod:`ufsbench._kmeans_kernels`; needs numba).
+        ``"numba"``: compiled loops (:mod:`ufsbench._kmeans_kernels`; needs numba) that
+        skip the distances which provably cannot change a label (:func:`_lloyd_pruned`).
         ``"numpy"``: array operations and a sparse indicator product. ``"auto"``: numba
         when it is installed and either already loaded or the data are large enough
         (``n_samples * (n_features + n_clusters) >= AUTO_NUMBA_SIZE``), else numpy.
