@@ -80,6 +80,7 @@ def snakemake_jobs(imports: str, n: int, env) -> list[float]:
 def main(argv=None):
     p = _cli.parser(__doc__.splitlines()[0], [], 5)
     p.add_argument("--scripts", nargs="+", default=["select", "evaluate"])
+    p.add_argument("--methods", nargs="*", default=["lapscore", "ndfs", "mcfs", "lsdcl"])
     p.add_argument(
         "--src", type=Path, default=_cli.ROOT / "src", help="ufsbench source tree to import"
     )
@@ -91,12 +92,16 @@ def main(argv=None):
     )
     empty = np.median(snakemake_jobs("", args.repeats, env))
     rows = [("(none)", python, "", empty)]
-    for name in args.scripts:
+    jobs = [(f"workflow/scripts/{name}.py", name, "") for name in args.scripts]
+    lookup = "from ufsbench.methods.registry import get_method\nget_method({!r}).function"
+    jobs += [(f"select.py + {m}", "select", lookup.format(m)) for m in args.methods]
+    for label, name, extra in jobs:
         imports = script_imports(_cli.ROOT / "workflow" / "scripts" / f"{name}.py")
+        imports = f"{imports}\n{extra}" if extra else imports
         command = [sys.executable, "-c", imports]
         cpu = np.median([child_cpu(command, env) for _ in range(args.repeats)])
         job = np.median(snakemake_jobs(imports, args.repeats, env))
-        rows.append((f"workflow/scripts/{name}.py", python, cpu, job))
+        rows.append((label, python, cpu, job))
     columns = ("imports_of", "python_cpu_s", "imports_cpu_s", "snakemake_job_cpu_s")
     _cli.write_tsv("job_overhead", columns, rows, args.out)
 
