@@ -107,3 +107,14 @@ def test_command_line_on_a_real_config(tmp_path, capsys):
     assert er.main([str(config), "--costs", str(costs), "--by", "method"]) == 0
     out = capsys.readouterr().out
     assert method in out and "total" in out and "not measured" in out
+
+
+def test_console_entry_point_names_the_main_function():
+    import importlib
+    import tomllib
+
+    from snakemake_cli import ROOT
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, function = scripts["ufsbench-estimate-runtime"].split(":")
+    assert getattr(importlib.import_module(module), function) is er.main
