@@ -64,6 +64,11 @@ def test_speedups_divide_the_work_and_overhead_is_replaced(tables):
     # d1's own evaluate factor (5) beats the wildcard one (4): (40 - 2 x 1.5) / 5 + 2 x 0.5
     assert row(table, "d1", "fast", "evaluate").after_s == pytest.approx(8.4)
     assert row(table, "d1", "fast", "select").after_s == pytest.approx(100 - 4 + 1)
+    # one method's own overhead wins over its stage's
+    overhead["fast/select"] = (2.0, 2.0)
+    table = estimate(costs, target, speedups=speedups, overhead=overhead)
+    assert row(table, "d1", "fast", "select").after_s == pytest.approx(100.0)
+    assert row(table, "d1", "slow", "select").after_s == pytest.approx(498.0)
     summary = er.summarise(table, "stage")
     total = summary.iloc[-1]
     assert total.stage == "total"

@@ -27,7 +27,8 @@ the most specific row wins: dataset, then method, then stage), and a ``source`` 
 naming the benchmark that measured it. No row: factor 1 (nothing is assumed).
 
 ``--overhead STAGE BEFORE AFTER``: a job's fixed CPU seconds (interpreter, imports) then
-and now (``benchmarks/speed/job_overhead.py``).
+and now (``benchmarks/speed/job_overhead.py``); ``METHOD/STAGE`` for one method's jobs
+(it wins over the stage's).
 
 What is computed
 ----------------
@@ -161,7 +162,7 @@ def estimate(costs, target: dict, measured: dict | None = None, speedups=None, o
     speedups : pandas.DataFrame, default=None
         :func:`read_speedups`; None: no speed-up.
     overhead : dict, default=None
-        ``{stage: (before_s, after_s)}`` per job.
+        ``{stage: (before_s, after_s)}`` per job; a ``"method/stage"`` key wins.
 
     Returns
     -------
@@ -189,7 +190,8 @@ def estimate(costs, target: dict, measured: dict | None = None, speedups=None, o
                 rows.append((dataset, method, stage, settings, jobs, f, math.nan, math.nan, False))
                 continue
             before = seconds / done * settings
-            fixed_before, fixed_after = overhead.get(stage, (0.0, 0.0))
+            fixed = overhead.get(f"{method}/{stage}", overhead.get(stage, (0.0, 0.0)))
+            fixed_before, fixed_after = fixed
             work = max(before - jobs * fixed_before, 0.0)
             after = work / f + jobs * fixed_after
             rows.append((dataset, method, stage, settings, jobs, f, before, after, True))
