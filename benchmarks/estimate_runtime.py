@@ -1,5 +1,9 @@
 """Estimate the run time of a large config from a finished run of a smaller one.
 
+(The readers live in :mod:`ufsbench.tools.estimate_runtime`, whose command
+``ufsbench-estimate-runtime --results RUN`` does the same for the select and evaluate
+stages, and also scales published cost tables by measured speed-ups.)
+
 Reads the Snakemake benchmark files of a finished run (``results/<experiment>/benchmarks/
 {select,evaluate,crossval}/...``), derives the measured seconds per hyper-parameter setting of
 every (dataset, method), and multiplies by the number of settings the target config
@@ -25,7 +29,6 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-import pandas as pd
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,40 +36,11 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from ufsbench.datasets import load_registry  # noqa: E402
 from ufsbench.plan import Plan  # noqa: E402
-
-CLOCK_COLUMNS = {"cpu": "cpu_time", "wall": "s"}
-
-
-def job_seconds(bench: Path, clock: str) -> float:
-    """Seconds of one Snakemake benchmark file (its last repeat) on the given clock."""
-    return float(pd.read_csv(bench, sep="\t")[CLOCK_COLUMNS[clock]].iloc[-1])
-
-
-def measured_per_setting(run: Path, clock: str = "cpu") -> pd.DataFrame:
-    """Seconds per setting of every (dataset, method, stage) in a finished run's results
-    folder ``run`` (``results/<experiment>``)."""
-    rows = []
-    for stage in ("select", "evaluate"):
-        for bench in sorted((run / "benchmarks" / stage).glob("*/*/c*.tsv")):
-            dataset, method, chunk = bench.parts[-3], bench.parts[-2], bench.stem
-            scores = run / dataset / method / chunk / "scores.tsv"
-            if not scores.exists():
-                continue
-            settings = pd.read_csv(scores, sep="\t", usecols=["params"])["params"].nunique()
-            seconds = job_seconds(bench, clock)
-            rows.append((dataset, method, stage, seconds, settings))
-    frame = pd.DataFrame(rows, columns=["dataset", "method", "stage", "seconds", "settings"])
-    return frame.groupby(["dataset", "method", "stage"], as_index=False)[
-        ["seconds", "settings"]
-    ].sum()
-
-
-def crossval_per_run(run: Path, clock: str = "cpu") -> dict:
-    """Seconds per (draw x setting) of the cross-validation jobs, per training size."""
-    out = {}
-    for bench in sorted((run / "benchmarks" / "crossval").glob("*/*/n*.tsv")):
-        out[int(bench.stem[1:])] = job_seconds(bench, clock)
-    return out
+from ufsbench.tools.estimate_runtime import (  # noqa: E402
+    CLOCK_COLUMNS,
+    crossval_per_run,
+    measured_per_setting,
+)
 
 
 def main():

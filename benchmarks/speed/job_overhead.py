@@ -13,7 +13,9 @@ Three measurements per script of ``workflow/scripts/`` (its top-level imports re
   the imports. ``empty`` is the same job without imports.
 
 Each cell is the median CPU time over ``--repeats`` processes (``--datasets`` and
-``--mirror`` are accepted for a uniform command line and ignored).
+``--mirror`` are accepted for a uniform command line and ignored). ``--compare OLD``: the
+same cells for the source tree ``OLD`` too (e.g. ``git archive BASE src | tar -x -C
+/tmp/base``), the two trees alternating job by job, so both see the same load.
 """
 
 from __future__ import annotations
@@ -80,24 +82,43 @@ def snakemake_jobs(imports: str, n: int, env) -> list[float]:
 def main(argv=None):
     p = _cli.parser(__doc__.splitlines()[0], [], 5)
     p.add_argument("--scripts", nargs="+", default=["select", "evaluate"])
+    p.add_argument("--methods", nargs="*", default=["lapscore", "ndfs", "mcfs", "lsdcl"])
     p.add_argument(
         "--src", type=Path, default=_cli.ROOT / "src", help="ufsbench source tree to import"
     )
+    p.add_argument("--compare", type=Path, help="an older source tree, measured alternately")
     args = p.parse_args(argv)
-    env = dict(os.environ, PYTHONPATH=str(args.src), MPLBACKEND="Agg")
-    env.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    trees = [args.src] if args.compare is None else [args.compare, args.src]
+    envs = []
+    for tree in trees:
+        env = dict(os.environ, PYTHONPATH=str(tree), MPLBACKEND="Agg")
+        env.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        envs.append(env)
+    env = envs[-1]
     python = np.median(
         [child_cpu([sys.executable, "-c", "pass"], env) for _ in range(args.repeats)]
     )
     empty = np.median(snakemake_jobs("", args.repeats, env))
-    rows = [("(none)", python, "", empty)]
-    for name in args.scripts:
+    rows = [("(none)", python, "", empty) + ("",) * (2 * len(trees) - 2)]
+    jobs = [(f"workflow/scripts/{name}.py", name, "") for name in args.scripts]
+    lookup = "from ufsbench.methods.registry import get_method\nget_method({!r}).function"
+    jobs += [(f"select.py + {m}", "select", lookup.format(m)) for m in args.methods]
+    for label, name, extra in jobs:
         imports = script_imports(_cli.ROOT / "workflow" / "scripts" / f"{name}.py")
+        imports = f"{imports}\n{extra}" if extra else imports
         command = [sys.executable, "-c", imports]
-        cpu = np.median([child_cpu(command, env) for _ in range(args.repeats)])
-        job = np.median(snakemake_jobs(imports, args.repeats, env))
-        rows.append((f"workflow/scripts/{name}.py", python, cpu, job))
+        cpu, job = [[] for _ in trees], [[] for _ in trees]
+        for _ in range(args.repeats):
+            for i, tree_env in enumerate(envs):
+                cpu[i].append(child_cpu(command, tree_env))
+                job[i] += snakemake_jobs(imports, 1, tree_env)
+        cells = [np.median(cpu[-1]), np.median(job[-1])]
+        if args.compare is not None:
+            cells += [np.median(cpu[0]), np.median(job[0])]
+        rows.append((label, python, *cells))
     columns = ("imports_of", "python_cpu_s", "imports_cpu_s", "snakemake_job_cpu_s")
+    if args.compare is not None:
+        columns += ("compare_imports_cpu_s", "compare_snakemake_job_cpu_s")
     _cli.write_tsv("job_overhead", columns, rows, args.out)
 
 

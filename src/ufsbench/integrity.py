@@ -20,7 +20,6 @@ import zlib
 from contextlib import contextmanager
 
 import numpy as np
-import pandas as pd
 
 
 class DamagedIntermediate(RuntimeError):
@@ -73,7 +72,7 @@ def open_npz(path, members=()):
         f.close()
 
 
-def read_tsv(path, columns=()) -> pd.DataFrame:
+def read_tsv(path, columns=()):  # -> pandas.DataFrame (imported on use)
     """A tab-separated table with at least ``columns``; a damaged one raises clearly.
 
     The workflow's tables end with a newline (:func:`ufsbench.io.write_table`): a file
@@ -85,6 +84,8 @@ def read_tsv(path, columns=()) -> pd.DataFrame:
             fh.seek(-1, 2)
             if fh.read(1) != b"\n":
                 raise damaged(path, "its last line is cut short (no final newline)")
+    import pandas as pd  # here, not at the top: a selection job's io needs no pandas
+
     try:
         frame = pd.read_csv(path, sep="\t")
     except FileNotFoundError:
@@ -134,7 +135,7 @@ SCORE_KEYS = ("dataset", "method", "params", "n_features", "repeat")
 SCORE_VALUES = ("acc", "nmi_max", "nmi_sqrt")
 
 
-def check_scores(frame: pd.DataFrame, path, expected: dict) -> None:
+def check_scores(frame, path, expected: dict) -> None:
     """A scores file of one evaluation job holds exactly the rows its plan says.
 
     Parameters
@@ -237,7 +238,7 @@ def expected_scores(plan: dict, dataset: str, method: str, chunk: str) -> dict:
     return {**expected, "settings": settings, "counts": counts}
 
 
-def read_scores(paths, plan: dict) -> pd.DataFrame:
+def read_scores(paths, plan: dict):  # -> pandas.DataFrame
     """Every scores file of ``paths``, each checked against ``plan`` (see
     :func:`expected_scores`; ``plan["files"]`` lists (dataset, method, chunk) in the order
     of ``paths``), concatenated in that order."""
@@ -250,4 +251,6 @@ def read_scores(paths, plan: dict) -> pd.DataFrame:
         frame = read_tsv(path)
         check_scores(frame, path, expected_scores(plan, dataset, method, chunk))
         frames.append(frame)
+    import pandas as pd
+
     return pd.concat(frames, ignore_index=True)

@@ -10,6 +10,13 @@ hyper-parameter constraints, default grid, graph needs, references; a variant bi
 options of the same ``select``). Defaults are those of ``select``'s keywords. Parameters
 named in ``GRAPH_PARAMS`` describe the sample graph and are used to build it; the module
 receives the finished graph and the remaining hyper-parameters.
+
+``REGISTRY`` is built on first use (module ``__getattr__``): building it imports every
+method module, and with them SciPy's and scikit-learn's submodules (about half a CPU
+second). :func:`get_method` before that imports only the module that declares the name
+(by the naming convention below; anything else falls back to the whole registry), so a
+workflow job pays the imports of its own method only. The entry is the same either way;
+the duplicate-name check is the whole registry's (the tests build it).
 """
 
 from __future__ import annotations
@@ -24,26 +31,63 @@ from .params import MethodSpec
 _NOT_METHODS = {"base", "catalogue", "params", "registry"}
 
 
+def _method_modules() -> list[str]:
+    """The names of this package's method modules, sorted."""
+    names = []
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if not (info.name.startswith("_") or info.name in _NOT_METHODS or info.ispkg):
+            names.append(info.name)
+    return sorted(names)
+
+
+def _declared_in(module_name: str) -> dict[str, MethodSpec]:
+    """The entries one method module declares, by name."""
+    module = importlib.import_module(f"{__package__}.{module_name}")
+    return {
+        name: MethodSpec.declared(name, module_name, declaration, module.select)
+        for name, declaration in getattr(module, "METHODS", {}).items()
+    }
+
+
 def discover() -> dict[str, MethodSpec]:
     """The entries declared by every method module of this package, by name."""
     registry: dict[str, MethodSpec] = {}
-    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name):
-        if info.name.startswith("_") or info.name in _NOT_METHODS or info.ispkg:
-            continue
-        module = importlib.import_module(f"{__package__}.{info.name}")
-        for name, declaration in getattr(module, "METHODS", {}).items():
+    for module_name in _method_modules():
+        for name, spec in _declared_in(module_name).items():
             if name in registry:
                 raise RuntimeError(f"method {name!r} is declared twice")
-            registry[name] = MethodSpec.declared(name, info.name, declaration, module.select)
+            registry[name] = spec
     return registry
 
 
-REGISTRY: dict[str, MethodSpec] = discover()
+def __getattr__(name: str):
+    if name == "REGISTRY":
+        registry = discover()
+        globals()["REGISTRY"] = registry  # built once; later reads skip this hook
+        return registry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _likely_modules(name: str) -> list[str]:
+    """Method modules that by convention declare ``name``: ``name`` itself, a prefix of a
+    variant (``lsdcl`` for ``lsdcl_m1``) or an extension of it (``random_subset``)."""
+    return [
+        module
+        for module in _method_modules()
+        if module == name or name.startswith(f"{module}_") or module.startswith(f"{name}_")
+    ]
 
 
 def get_method(name: str) -> MethodSpec:
+    registry = globals().get("REGISTRY")
+    if registry is None:
+        for module_name in _likely_modules(name):
+            spec = _declared_in(module_name).get(name)
+            if spec is not None:
+                return spec
+        registry = __getattr__("REGISTRY")
     try:
-        return REGISTRY[name]
+        return registry[name]
     except KeyError:
-        known = ", ".join(sorted(REGISTRY))
+        known = ", ".join(sorted(registry))
         raise ValueError(f"unknown method {name!r} (known: {known})") from None
