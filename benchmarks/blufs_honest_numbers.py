@@ -23,9 +23,9 @@ import scipy.io
 from threadpoolctl import threadpool_limits
 
 from ufsbench import rank_features
-from ufsbench.blufs_paper import oracle_cells
 from ufsbench.evaluate import evaluate_selection
 from ufsbench.methods.registry import get_method
+from ufsbench.papers.blufs import oracle_cells
 from ufsbench.plan import expand_grid, parse_setting_id, setting_id
 from ufsbench.reference import load_reference
 from ufsbench.tuning import reseed, run_settings, stage1_winners, stage2_settings

@@ -17,7 +17,7 @@ datasets, date, CPU and wall seconds). ``INTO/`` then holds the merged
 ``<paper>_{acc,nmi}.{tsv,md,tex}``, ``<paper>_vs_paper.tsv`` (notes from the config's notes
 file, as they are now), ``<paper>_fidelity.tsv``, ``convergence.png`` (no PDF: its bytes
 change at every merge), the cross-validation tables and ``runs.tsv``; see
-:mod:`ufsbench.merge_runs` for why these equal one run over all the datasets. A dataset
+:mod:`ufsbench.papers.merge` for why these equal one run over all the datasets. A dataset
 already published by another run is an error unless ``--replace`` drops that run. Without
 ``RUN_DIR`` the merged outputs are rebuilt only, e.g. after the notes file changed.
 """
@@ -39,14 +39,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_cost import job_costs  # noqa: E402
 
 from ufsbench.io import write_table, write_text  # noqa: E402
-from ufsbench.merge_runs import (  # noqa: E402
+from ufsbench.papers.figures import best_traces, plot_traces, trace_panels  # noqa: E402
+from ufsbench.papers.merge import (  # noqa: E402
     concat_disjoint,
     merge_paper_tables,
     merge_vs_paper,
     renote,
 )
-from ufsbench.paperfigures import best_traces, plot_traces, trace_panels  # noqa: E402
-from ufsbench.papertables import render_latex, render_markdown, table_title  # noqa: E402
+from ufsbench.papers.tables import render_latex, render_markdown, table_title  # noqa: E402
 from ufsbench.plan import grid_parameters  # noqa: E402
 from ufsbench.plots import save_figure  # noqa: E402
 from ufsbench.reference import load_notes, load_reference  # noqa: E402

@@ -9,11 +9,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ufsbench import crossval, paperfigures, papertables, reference
+from ufsbench import crossval, reference
 from ufsbench.aggregate import CURVE_COLUMNS, SCORE_COLUMNS
 from ufsbench.aggregate import curves as protocol_curves
 from ufsbench.aggregate import summary as protocol_summary
 from ufsbench.graph import affinity, nearest_neighbours
+from ufsbench.papers import figures as paperfigures
+from ufsbench.papers import tables as papertables
 
 REF = """# a comment
 table\tdataset\tmethod\tmetric\tmean\tstd\tp\tbold
@@ -439,8 +441,8 @@ def grid_scores():
 
 
 def test_parse_setting_and_best_average():
-    assert paperfigures.parse_setting("a=1e-05,s=paper") == {"a": 1e-05, "s": "paper"}
-    assert paperfigures.parse_setting("default") == {}
+    assert reference.parse_setting("a=1e-05,s=paper") == {"a": 1e-05, "s": "paper"}
+    assert reference.parse_setting("default") == {}
     scores = grid_scores()
     assert paperfigures.best_average_setting(scores, "d", "m") == "a=10,b=2"
 
