@@ -7,7 +7,7 @@ BLSFS (``ufsbench.methods.blsfs``) regresses the data on fixed pseudo-labels: NJ
 spectral clustering of the 10-NN heat graph (width: the mean pairwise distance), as the
 BLUFS paper's protocol builds it. Its feature ranking can only be as informative as those
 labels, so their clustering ACC against the true classes explains much of where BLSFS
-lands on each dataset (``config/reference/blufs_notes.tsv``). Prints, per dataset, the
+lands on each dataset (``measured/blufs/notes.tsv``). Prints, per dataset, the
 ACC (%) of the pseudo-labels for ``random_state`` 0..seeds-1 (the eigensolver start and
 the k-means of the classification level) and their mean. One BLAS thread.
 """

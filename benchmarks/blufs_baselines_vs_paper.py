@@ -45,7 +45,7 @@ DEFAULT_MIRROR = ROOT.parent / "shared" / "datasets"
 COUNTS = list(range(10, 101, 10))
 PAPER_GRID = decades(-4, 3)  # the paper's tuning grid {1e-4, ..., 1e3}
 # Table II (ACC) and Table III (NMI) of the paper, transcribed in spec blufs.md §7.
-REFERENCE = ROOT / "config" / "reference" / "blufs.tsv"
+REFERENCE = ROOT / "resources" / "reference" / "blufs.tsv"
 
 
 @functools.cache

@@ -73,7 +73,7 @@ def main():
                                       seed_key=(name, "random", seed), repeats=10,
                                       engine="litekmeans", n_init=10, max_iter=50)  # fmt: skip
             random.append(rows.groupby("n_features")["acc"].mean().max())
-    ref = load_reference(ROOT / "config" / "reference" / "blufs.tsv")
+    ref = load_reference(ROOT / "resources" / "reference" / "blufs.tsv")
     paper = ref[(ref["table"] == "II") & (ref["dataset"] == name) & (ref["method"] == "blufs")]
     paper_acc = float(paper["mean"].iloc[0]) if len(paper) else float("nan")
     print(f"{name}: {len(stage1)} + {len(settings2)} settings ({args.grid} grid), "

@@ -7,7 +7,7 @@ AllFea is one mean of 20 litekmeans runs on all features (the LSDCL protocol, sp
 its only randomness is the set of 20 starts. The workflow draws them from the dataset's
 name (``seed_key=(dataset,)``, shared by every method); here ``--seed-sets`` other sets of
 20 starts are drawn, and the spread of their means is printed beside the workflow's value
-and the paper's AllFea cell (``config/reference/lsdcl.tsv``, Table 2) with the share of
+and the paper's AllFea cell (``resources/reference/lsdcl.tsv``, Table 2) with the share of
 seed sets below it. That spread is the k-means noise of a one-number cell.
 """
 

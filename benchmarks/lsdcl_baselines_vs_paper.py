@@ -16,8 +16,8 @@ and prints one row per (dataset, method). ``--option`` fixes a named reading of 
 (e.g. ``sogfs:scale=none``) for every setting, ``--grid-scale`` multiplies one grid axis
 (e.g. ``sogfs:gamma=2``: the decade grid of a code whose weight is twice ours), and ``--tag``
 is appended to the output file names. The paper's values are read from
-``config/reference/lsdcl.tsv`` (Table 2, every dataset). Measurements and readings
-(2026-11-24, full grids, quiet machine) are recorded in ``config/reference/lsdcl_notes.tsv``;
+``resources/reference/lsdcl.tsv`` (Table 2, every dataset). Measurements and readings
+(2026-11-24, full grids, quiet machine) are recorded in ``measured/lsdcl/notes.tsv``;
 e.g. ``--datasets wine --methods rufs --option rufs:inner_iter=10 --tag inner10``.
 """
 
@@ -41,7 +41,7 @@ from ufsbench.methods.base import Selection
 from ufsbench.plan import expand_grid
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = ROOT / "config" / "reference" / "lsdcl.tsv"
+REFERENCE = ROOT / "resources" / "reference" / "lsdcl.tsv"
 
 
 def paper_acc():

@@ -61,7 +61,7 @@ def main(argv=None):
             frames.append(rows)
             pd.concat(frames, ignore_index=True).to_csv(out, sep="\t", index=False)
     runs = pd.concat(frames, ignore_index=True)
-    reference = load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
+    reference = load_reference(ROOT / "resources" / "reference" / "pocss_table1.tsv")
     comparison = table.paper_comparison(table.summarize(runs), reference)
     print(comparison.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
 

@@ -102,7 +102,7 @@ def main(argv=None):
         pd.concat(frames, ignore_index=True).to_csv(out, sep="\t", index=False)
         print(f"{name}: done", flush=True)
     runs = pd.concat(frames, ignore_index=True)
-    reference = load_reference(ROOT / "config" / "reference" / "srsg_paper.tsv")
+    reference = load_reference(ROOT / "resources" / "reference" / "srsg_paper.tsv")
     table = summary_with_paper(runs[runs["dataset"].isin(args.datasets)], reference)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
 

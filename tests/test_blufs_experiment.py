@@ -25,7 +25,7 @@ from ufsbench.reference import load_reference
 from ufsbench.stats import average_ranks, friedman_nemenyi, nemenyi_q
 from ufsbench.tuning import stage1_winners, stage2_settings
 
-REFERENCE = ROOT / "config" / "reference" / "blufs.tsv"
+REFERENCE = ROOT / "resources" / "reference" / "blufs.tsv"
 
 
 # -- Friedman + Nemenyi ---------------------------------------------------------------------

@@ -133,7 +133,7 @@ def test_crossval_tables(wine_run):
     assert summary["mean"].between(0, 100).all()
     assert "| Average |" in (tables / "lsdcl_crossval.md").read_text()
     # The paper's cells are USPS49's: none is answered by a WINE run, all are listed.
-    # The crossval notes (config/reference/lsdcl_crossval_notes.tsv) follow "not run".
+    # The crossval notes (measured/lsdcl/notes_crossval.tsv) follow "not run".
     versus = pd.read_csv(tables / "lsdcl_crossval_vs_paper.tsv", sep="\t")
     assert len(versus) == 200 and versus["note"].str.startswith("not run. Protocol").all()
 

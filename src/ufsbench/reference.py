@@ -17,7 +17,7 @@ because papers name one NMI while we compute both normalisations.
 
 The functions are paper-agnostic: the LSDCL, BLUFS, POCSS and SRSG reproductions all use
 
-- :func:`load_reference` to read and check a reference file (``config/reference/``);
+- :func:`load_reference` to read and check a reference file (``resources/reference/``);
 - :func:`vs_paper` for the comparison table: ours, the paper's, the difference, and
   beside every cell the companions a paper asks for (the default-parameter result, a
   re-seeded winner, the random control), with a generated note;
