@@ -14,18 +14,18 @@ from scipy import stats as sps
 from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
 
 from ufsbench import rank_features
-from ufsbench.blufs_paper import oracle_cells, versus_paper, wide_table
 from ufsbench.datasets import load_registry, unavailable_reason
 from ufsbench.evaluate import knn_classification
 from ufsbench.methods.base import Selection
 from ufsbench.methods.registry import get_method
+from ufsbench.papers.blufs import oracle_cells, versus_paper, wide_table
 from ufsbench.plan import Plan, available_datasets, parse_setting_id, setting_id
 from ufsbench.plots import cliques, plot_cd_diagram
 from ufsbench.reference import load_reference
 from ufsbench.stats import average_ranks, friedman_nemenyi, nemenyi_q
 from ufsbench.tuning import stage1_winners, stage2_settings
 
-REFERENCE = ROOT / "config" / "reference" / "blufs.tsv"
+REFERENCE = ROOT / "resources" / "reference" / "blufs.tsv"
 
 
 # -- Friedman + Nemenyi ---------------------------------------------------------------------
@@ -424,7 +424,7 @@ def _sid(alpha, beta, lam, mu):
 
 
 def test_sensitivity_grids_read_both_stages_at_the_winning_count():
-    from ufsbench.blufs_figures import plot_sensitivity, sensitivity_grids
+    from ufsbench.papers.blufs_figures import plot_sensitivity, sensitivity_grids
 
     rows = []
     for a in (0.1, 1.0):
@@ -451,7 +451,7 @@ def test_sensitivity_grids_read_both_stages_at_the_winning_count():
 
 
 def test_redundancy_of_correlated_columns():
-    from ufsbench.blufs_figures import redundancy
+    from ufsbench.papers.blufs_figures import redundancy
 
     rng = np.random.default_rng(0)
     a = rng.normal(size=200)

@@ -19,7 +19,7 @@ from ufsbench.datasets import load_registry
 from ufsbench.reference import load_reference
 
 REGISTRY = load_registry(ROOT / "config" / "datasets.yaml")
-REFERENCE = ROOT / "config" / "reference" / "srsg_paper.tsv"
+REFERENCE = ROOT / "resources" / "reference" / "srsg_paper.tsv"
 
 TINY = {
     "datasets": ["iris"],

@@ -323,7 +323,7 @@ def test_solvers_respect_k():
 
 
 def test_average_ranks_reproduce_the_papers_row():
-    ref = load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
+    ref = load_reference(ROOT / "resources" / "reference" / "pocss_table1.tsv")
     ranks = table.average_ranks(ref)
     expected = {
         "two_stage": 5.7,
@@ -458,7 +458,7 @@ def test_paper_comparison_and_table1():
     summary = table.summarize(runs)
     pocss_row = summary[summary["method"] == "pocss"].iloc[0]
     assert pocss_row["mean"] == pytest.approx(2.524) and pocss_row["std"] == pytest.approx(0.004)
-    ref = load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
+    ref = load_reference(ROOT / "resources" / "reference" / "pocss_table1.tsv")
     comparison = table.paper_comparison(summary, ref)
     cells = comparison[comparison["dataset"] == "sonar_scale"].set_index("method")
     assert cells.loc["pocss", "difference"] == pytest.approx(0.0, abs=1e-12)

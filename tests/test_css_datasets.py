@@ -405,7 +405,7 @@ def test_css_plan_skip_leaves_the_datasets_out_everywhere():
 
 def test_skipped_paper_datasets_are_reported_with_the_registry_reason(tmp_path):
     reasons = unavailable_datasets(POCSS_NEW, REGISTRY, tmp_path, probe=False)
-    reference = load_reference(ROOT / "config/reference/pocss_table1.tsv")
+    reference = load_reference(ROOT / "resources/reference/pocss_table1.tsv")
     summary = pd.DataFrame(
         {"dataset": "dna", "method": ["greedy_css", "pocss"], "k": 50,
          "mean": [1.30, 1.29], "std": [np.nan, 0.001], "n_runs": [1, 10]}

@@ -8,8 +8,6 @@ it. Methods not registered yet (a baseline family still on its branch) are left 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -20,6 +18,7 @@ from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
 from ufsbench.methods.registry import REGISTRY
 from ufsbench.plan import expand_grid, setting_id
 from ufsbench.reference import load_reference
+from ufsbench.tools import publish_run
 
 pytestmark = [pytest.mark.slow, needs_snakemake]
 
@@ -134,7 +133,7 @@ def test_crossval_tables(wine_run):
     assert summary["mean"].between(0, 100).all()
     assert "| Average |" in (tables / "lsdcl_crossval.md").read_text()
     # The paper's cells are USPS49's: none is answered by a WINE run, all are listed.
-    # The crossval notes (config/reference/lsdcl_crossval_notes.tsv) follow "not run".
+    # The crossval notes (measured/lsdcl/notes_crossval.tsv) follow "not run".
     versus = pd.read_csv(tables / "lsdcl_crossval_vs_paper.tsv", sep="\t")
     assert len(versus) == 200 and versus["note"].str.startswith("not run. Protocol").all()
 
@@ -176,13 +175,15 @@ def test_mcfs_readings_config_crosses_every_reading_with_the_papers_grid():
 
 
 def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
-    """benchmarks/publish_run.py on the finished run: one run merged is that run."""
+    """ufsbench-publish-run on the finished run: one run merged is that run."""
     workdir, config = wine_run
     config_path = workdir / "config.yaml"
     into = tmp_path / "measured"
-    script = [sys.executable, str(ROOT / "benchmarks" / "publish_run.py"), str(workdir)]
-    args = ["--config", str(config_path), "--into", str(into)]
-    subprocess.run([*script, *args], check=True, capture_output=True, text=True)
+    # Research notes live beside the published tables: publishing never writes them.
+    into.mkdir()
+    (into / "notes.tsv").write_text("dataset\tmethod\tnote\n")
+    args = ["--config", str(config_path), "--into", str(into), "--root", str(ROOT)]
+    publish_run.main([str(workdir), *args])
     published = into / "runs" / "wine"
     info = json.loads((published / "run.json").read_text())
     assert info["datasets"] == ["wine"] and len(info["commit"]) == 40
@@ -206,18 +207,19 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
     assert (into / "lsdcl_crossval.tsv").is_file()
     assert len(pd.read_csv(into / "runs.tsv", sep="\t")) == 1
     # Publishing the same datasets again needs --replace.
-    again = subprocess.run([*script, *args], capture_output=True, text=True)
-    assert again.returncode != 0 and "already published by wine" in again.stderr
-    subprocess.run([*script, *args, "--replace"], check=True, capture_output=True, text=True)
+    with pytest.raises(SystemExit, match="already published by wine"):
+        publish_run.main([str(workdir), *args])
+    publish_run.main([str(workdir), *args, "--replace"])
     assert [p.name for p in (into / "runs").iterdir()] == ["wine"]
+    assert (into / "notes.tsv").read_text() == "dataset\tmethod\tnote\n"
     # Without a run, the merge is rebuilt only: an edited notes file reaches its cells.
     notes = tmp_path / "notes.tsv"
     notes.write_text("dataset\tmethod\tnote\nwine\tlsdcl\tedited after the run\n")
     config["paper"] = {**config["paper"], "notes": str(notes)}
     edited = tmp_path / "edited.yaml"
     edited.write_text(yaml.safe_dump(config))
-    merge_only = [*script[:2], "--config", str(edited), "--into", str(into)]
-    subprocess.run(merge_only, check=True, capture_output=True, text=True)
+    merge_only = ["--config", str(edited), "--into", str(into), "--root", str(ROOT)]
+    publish_run.main(merge_only)
     merged = pd.read_csv(into / "lsdcl_vs_paper.tsv", sep="\t")
     lsdcl = merged[(merged["method"] == "lsdcl") & (merged["dataset"] == "wine")]["note"]
     assert len(lsdcl) == 2
@@ -228,7 +230,7 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
     cv_notes.write_text("dataset\tmethod\tmetric\tnote\nusps49\tlsdcl\tnmi\tedited NMI note\n")
     config["paper"]["crossval"] = {**config["paper"]["crossval"], "notes": str(cv_notes)}
     edited.write_text(yaml.safe_dump(config))
-    subprocess.run(merge_only, check=True, capture_output=True, text=True)
+    publish_run.main(merge_only)
     versus = pd.read_csv(into / "lsdcl_crossval_vs_paper.tsv", sep="\t").set_index("metric")
     assert (versus.loc["nmi", "note"] == "not run. edited NMI note").all()
     assert (versus.loc["acc", "note"] == "not run").all()

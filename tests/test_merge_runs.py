@@ -6,9 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ufsbench import merge_runs, paperfigures, papertables, plan, reference
+from ufsbench import plan, reference
 from ufsbench.aggregate import CURVE_COLUMNS, SCORE_COLUMNS
 from ufsbench.io import write_table
+from ufsbench.papers import figures as paperfigures
+from ufsbench.papers import merge as merge_runs
+from ufsbench.papers import tables as papertables
 
 DATASETS = ("wine", "zoo", "jaffe")
 METHODS = ("allfea", "a", "b", "c")

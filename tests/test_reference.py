@@ -9,11 +9,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ufsbench import crossval, paperfigures, papertables, reference
+from ufsbench import crossval, reference
 from ufsbench.aggregate import CURVE_COLUMNS, SCORE_COLUMNS
 from ufsbench.aggregate import curves as protocol_curves
 from ufsbench.aggregate import summary as protocol_summary
 from ufsbench.graph import affinity, nearest_neighbours
+from ufsbench.papers import figures as paperfigures
+from ufsbench.papers import tables as papertables
 
 REF = """# a comment
 table\tdataset\tmethod\tmetric\tmean\tstd\tp\tbold
@@ -117,31 +119,34 @@ def test_load_reference_errors_name_the_line(tmp_path, body, message):
 def test_repository_reference_files_load():
     from snakemake_cli import ROOT
 
-    tables = reference.load_reference(ROOT / "config" / "reference" / "lsdcl.tsv")
+    tables = reference.load_reference(ROOT / "resources" / "reference" / "lsdcl.tsv")
     assert len(tables) == 2 * 10 * 10  # Tables 2 and 3: 10 datasets x 10 methods
     wine = tables[(tables["dataset"] == "wine") & (tables["method"] == "lsdcl")]
     assert wine.set_index("metric")["mean"].to_dict() == {"acc": 87.47, "nmi": 66.37}
     # The transcription's Average rows are the column means (spec 7.3's check).
     acc = tables[tables["metric"] == "acc"].groupby("method")["mean"].mean()
     assert acc["lsdcl"] == pytest.approx(71.10, abs=0.006)
-    cv = reference.load_reference(ROOT / "config" / "reference" / "lsdcl_crossval.tsv")
+    cv = reference.load_reference(ROOT / "resources" / "reference" / "lsdcl_crossval.tsv")
     assert len(cv) == 2 * 10 * 10
     assert cv.attrs["keys"][-2:] == ["n_train", "n_features"]
-    blufs = reference.load_reference(ROOT / "config" / "reference" / "blufs.tsv")
+    blufs = reference.load_reference(ROOT / "resources" / "reference" / "blufs.tsv")
     assert blufs.attrs["keys"] == ["dataset", "method", "metric"]
     assert set(blufs["table"]) == {"II", "III", "V", "VI", "VII", "VIII"}
-    pocss = reference.load_reference(ROOT / "config" / "reference" / "pocss_table1.tsv")
+    pocss = reference.load_reference(ROOT / "resources" / "reference" / "pocss_table1.tsv")
     assert pocss.attrs["keys"] == ["dataset", "method", "metric", "k"]
-    srsg = reference.load_reference(ROOT / "config" / "reference" / "srsg_paper.tsv")
+    srsg = reference.load_reference(ROOT / "resources" / "reference" / "srsg_paper.tsv")
     assert srsg.attrs["keys"] == ["dataset", "method", "metric"]
-    # One place for every paper's reference file.
+    # One place for every paper's numbers; config/ holds configuration only.
     assert not list((ROOT / "config").glob("papers/*"))
+    assert not list((ROOT / "config").glob("**/*.tsv"))
 
 
-NOTES_OF = {  # notes file -> the reference whose cells it explains
-    "lsdcl_notes.tsv": "lsdcl.tsv",
-    "pocss_notes.tsv": "pocss_table1.tsv",
-    "srsg_notes.tsv": "srsg_paper.tsv",
+NOTES_OF = {  # notes file (beside the published tables) -> the reference it explains
+    "measured/blufs/notes.tsv": "resources/reference/blufs.tsv",
+    "measured/lsdcl/notes.tsv": "resources/reference/lsdcl.tsv",
+    "measured/lsdcl/notes_crossval.tsv": "resources/reference/lsdcl_crossval.tsv",
+    "measured/pocss/notes.tsv": "resources/reference/pocss_table1.tsv",
+    "measured/srsg/notes.tsv": "resources/reference/srsg_paper.tsv",
 }
 
 
@@ -151,9 +156,8 @@ def test_repository_notes_name_cells_of_their_reference(notes_file):
     names, wildcards aside, must be a cell of the paper's table."""
     from snakemake_cli import ROOT
 
-    folder = ROOT / "config" / "reference"
-    notes = reference.load_notes(folder / notes_file)
-    ref = reference.load_reference(folder / NOTES_OF[notes_file])
+    notes = reference.load_notes(ROOT / notes_file)
+    ref = reference.load_reference(ROOT / NOTES_OF[notes_file])
     assert len(notes) and notes["note"].str.len().gt(20).all()
     for _, row in notes.iterrows():
         hit = np.ones(len(ref), dtype=bool)
@@ -199,13 +203,13 @@ def test_css_and_srsg_comparisons_carry_the_notes():
     from ufsbench.clustering import compare_with_paper
     from ufsbench.css import table as css_table
 
-    folder = ROOT / "config" / "reference"
+    folder = ROOT / "resources" / "reference"
     pocss = reference.load_reference(folder / "pocss_table1.tsv")
     summary = pd.DataFrame(
         {"dataset": "dna", "method": ["greedy_css", "pocss"], "k": 50,
          "mean": [1.30, 1.29], "std": [np.nan, 0.001], "n_runs": [1, 10]}
     )  # fmt: skip
-    notes = reference.load_notes(folder / "pocss_notes.tsv")
+    notes = reference.load_notes(ROOT / "measured" / "pocss" / "notes.tsv")
     comparison = css_table.paper_comparison(summary, pocss)
     for skipped in ({}, {"mediamill": "absent"}):
         kept = css_table.comparison_with_skipped(comparison, pocss, skipped, notes)
@@ -219,7 +223,7 @@ def test_css_and_srsg_comparisons_carry_the_notes():
          "protocol": ["fixed"], "acc_mean": [0.66], "acc_std": [0.0], "acc_seed0": [0.66],
          "nmi_max_mean": [0.1], "nmi_max_std": [0.0], "nmi_max_seed0": [0.1]}
     )  # fmt: skip
-    srsg_notes = reference.load_notes(folder / "srsg_notes.tsv")
+    srsg_notes = reference.load_notes(ROOT / "measured" / "srsg" / "notes.tsv")
     out = compare_with_paper(ran, srsg, {}, srsg_notes)
     mine = out[out["status"] == "run"]
     assert len(mine) == 2 and mine["note"].str.contains("hard-threshold").all()
@@ -439,8 +443,8 @@ def grid_scores():
 
 
 def test_parse_setting_and_best_average():
-    assert paperfigures.parse_setting("a=1e-05,s=paper") == {"a": 1e-05, "s": "paper"}
-    assert paperfigures.parse_setting("default") == {}
+    assert reference.parse_setting("a=1e-05,s=paper") == {"a": 1e-05, "s": "paper"}
+    assert reference.parse_setting("default") == {}
     scores = grid_scores()
     assert paperfigures.best_average_setting(scores, "d", "m") == "a=10,b=2"
 

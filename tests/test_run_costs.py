@@ -1,4 +1,4 @@
-"""benchmarks/estimate_runtime.py and run_cost.py: costs from a run's benchmark files."""
+"""benchmarks/estimate_runtime.py: costs from a run's benchmark files (run_cost: test_tools)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from conftest import ROOT
 pytestmark = pytest.mark.slow
 
 SCRIPT = ROOT / "benchmarks" / "estimate_runtime.py"
-COST = ROOT / "benchmarks" / "run_cost.py"
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
 
@@ -73,25 +72,3 @@ def test_unmeasured_runs_are_reported_not_guessed(tmp_path):
         capture_output=True, text=True, check=True, cwd=ROOT,
     ).stdout  # fmt: skip
     assert "not measured (not in the run): zoo/random" in out
-
-
-def test_run_cost_sums_cpu_and_wall_per_stage_and_method(tmp_path):
-    _estimate(tmp_path)  # writes the run: 4 jobs of 1800 CPU s and 36000 wall s each
-    _job(tmp_path / "run", "stage2", "part0", wall=7200, cpu=3600, settings=[0])
-    run = [sys.executable, str(COST), str(tmp_path / "run")]
-    by_stage = subprocess.run(run, capture_output=True, text=True, check=True).stdout
-    lines = {line.split()[0]: line.split()[1:] for line in by_stage.splitlines()[1:]}
-    assert lines["evaluate"] == ["2", "1.00", "20.00"]
-    assert lines["select"] == ["2", "1.00", "20.00"]
-    assert lines["stage2"] == ["1", "1.00", "2.00"]
-    assert lines["total"] == ["5", "3.00", "42.00"]
-    by_method = subprocess.run(
-        [*run, "--by", "method"], capture_output=True, text=True, check=True
-    ).stdout
-    assert by_method.splitlines()[1].split() == ["random", "5", "3.00", "42.00"]
-
-
-def test_run_cost_of_a_directory_without_benchmarks_says_so(tmp_path):
-    out = subprocess.run([sys.executable, str(COST), str(tmp_path)], capture_output=True, text=True)
-    assert out.returncode != 0
-    assert "no benchmark files under" in out.stderr

@@ -26,7 +26,7 @@ from ufsbench.plan import unavailable_datasets
 from ufsbench.reference import load_reference
 
 REGISTRY = load_registry()
-REFERENCE = ROOT / "config" / "reference" / "srsg_paper.tsv"
+REFERENCE = ROOT / "resources" / "reference" / "srsg_paper.tsv"
 GATED = ["mpie_s1", "mpie_s2", "mpie_s3", "mpie_s4"]
 
 

@@ -275,7 +275,8 @@ sys.exit(result.returncode)
 
 def test_large_config_plans_every_job_in_bounded_memory(tmp_path):
     """30 datasets x 10 methods x 100 settings: the dry run plans exactly the plan's
-    chunks, in < 1 GB (384 MB measured, 1 294 jobs). Its time: benchmarks/bench_planning.py."""
+    chunks, in < 1 GB (384 MB measured, 1 294 jobs).
+    Its time: benchmarks/speed/bench_planning.py."""
     from ufsbench.datasets import load_registry
     from ufsbench.plan import Plan
 

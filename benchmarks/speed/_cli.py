@@ -43,12 +43,22 @@ def parser(description: str, datasets, repeats: int = 5) -> argparse.ArgumentPar
     return p
 
 
+def registry_entry(name: str):
+    """The dataset registry's entry ``name`` (its feature counts, classes, file)."""
+    from ufsbench.datasets import load_registry
+
+    registry = load_registry()
+    if name not in registry:
+        raise SystemExit(f"dataset {name!r} is not in the registry (config/datasets.yaml)")
+    return registry[name]
+
+
 def load(name: str, mirror: Path):
     """``(X, y)`` of a registry dataset from the mirror, checked, X C-ordered float64."""
     from ufsbench.data import load_dataset
-    from ufsbench.datasets import find_in_mirror, load_registry
+    from ufsbench.datasets import find_in_mirror
 
-    entry = load_registry()[name]
+    entry = registry_entry(name)
     path = find_in_mirror(entry, mirror) if entry.file_entry else None
     if entry.file_entry and path is None:
         raise SystemExit(f"dataset {name!r}: no verified file in the mirror {mirror}")

@@ -1,7 +1,7 @@
 """Profile one setting of RUFS, L1UFS and LSDCL on COIL20; time a chunk with and without the memo.
 
     python benchmarks/speed/bench_profile_methods.py [--methods rufs l1ufs lsdcl]
-        [--mirror PATH] [--profile] [--top N] [--chunk N] [--out TSV]
+        [--datasets coil20] [--mirror PATH] [--profile] [--top N] [--chunk N] [--out TSV]
 
 COIL20 (1440 x 1024, 20 clusters) through the checked loader from the mirror, the LSDCL
 config's graph (5-NN, 0-1 weights), BLAS on one thread, CPU seconds (``process_time``).
@@ -18,29 +18,29 @@ graph and seed only, so ``methods/_memo.py`` now computes them once per process.
 run in one process, as a selection job runs its chunk, alternately with a cold memo
 (cleared before the setting: what every setting cost before the memo) and a warm one
 (kept: the memo's cost). Rows give both CPU times, their ratio (measured in this one run)
-and whether the two rankings are byte-identical (SHA-256 of the ranking).
+and whether the two rankings are byte-identical (SHA-256 of the ranking). The memo has no
+public API: it is cleared through ``ufsbench.methods._memo``, the code under test.
 """
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import hashlib
 import io
 import pstats
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
-from ufsbench import rank_features
-from ufsbench.data import load_dataset
-from ufsbench.datasets import find_in_mirror, load_registry
-from ufsbench.graph import knn_graph
-from ufsbench.methods import _memo
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+from ufsbench import rank_features  # noqa: E402
+from ufsbench.graph import knn_graph  # noqa: E402
+from ufsbench.methods import _memo  # noqa: E402
+
 CHUNKS = {  # a few settings of each grid, as one job's chunk
     "rufs": [{"nu": 1.0, "alpha": a, "beta": 1.0} for a in (1.0, 0.1, 10.0)],
     "l1ufs": [{"lambda1": 1.0, "lambda2": b} for b in (1.0, 0.1, 10.0)],
@@ -54,38 +54,30 @@ SETTINGS = {
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--methods", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
-    parser.add_argument("--dataset", default="coil20")
-    parser.add_argument("--mirror", type=Path, default=ROOT.parent / "shared" / "datasets")
-    parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--top", type=int, default=15)
-    parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--chunk", type=int, default=3, help="settings per chunk (0: none)")
-    args = parser.parse_args(argv)
-    entry = load_registry()[args.dataset]
-    X, y, _ = load_dataset(entry, find_in_mirror(entry, args.mirror))
-    c = len(np.unique(y))
-    graph = knn_graph(X, 5, weight="binary")
+    p = _cli.parser(__doc__.splitlines()[0], ["coil20"], repeats=1)
+    p.add_argument("--methods", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
+    p.add_argument("--profile", action="store_true")
+    p.add_argument("--top", type=int, default=15)
+    p.add_argument("--chunk", type=int, default=3, help="settings per chunk (0: none)")
+    args = p.parse_args(argv)
     rows = []
-    with threadpool_limits(limits=1):
-        for method in args.methods:
-            if args.profile:
-                _profile(X, method, graph, c, args.top)
-            for setting in CHUNKS[method][: args.chunk]:
-                cold, cold_hash = _timed(X, method, graph, c, setting, clear=True)
-                warm, warm_hash = _timed(X, method, graph, c, setting, clear=False)
-                label = ",".join(f"{k}={v:g}" for k, v in setting.items())
-                same = "yes" if cold_hash == warm_hash else "NO"
-                rows.append((args.dataset, method, label, f"{cold:.2f}", f"{warm:.2f}",
-                             f"{cold / warm:.2f}", same))  # fmt: skip
-                print(*rows[-1], sep="\t", flush=True)
-    if args.out and rows:
-        header = ("dataset", "method", "setting", "cold_cpu_s", "warm_cpu_s", "ratio",
-                  "ranking_identical")  # fmt: skip
-        with args.out.open("w") as handle:
-            for row in (header, *rows):
-                print(*row, sep="\t", file=handle)
+    with _cli.one_thread():
+        for dataset in args.datasets:
+            X, y = _cli.load(dataset, args.mirror)
+            c = len(np.unique(y))
+            graph = knn_graph(X, 5, weight="binary")
+            for method in args.methods:
+                if args.profile:
+                    _profile(X, method, graph, c, args.top)
+                for setting in CHUNKS[method][: args.chunk]:
+                    cold, cold_hash = _timed(X, method, graph, c, setting, clear=True)
+                    warm, warm_hash = _timed(X, method, graph, c, setting, clear=False)
+                    label = ",".join(f"{k}={v:g}" for k, v in setting.items())
+                    rows.append((dataset, method, label, cold, warm, cold / warm,
+                                 cold_hash == warm_hash))  # fmt: skip
+    header = ("dataset", "method", "setting", "cold_cpu_s", "warm_cpu_s", "ratio",
+              "ranking_identical")  # fmt: skip
+    _cli.write_tsv("profile_methods", header, rows, args.out)
 
 
 def _timed(X, method, graph, c, setting, *, clear):

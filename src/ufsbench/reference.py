@@ -17,7 +17,7 @@ because papers name one NMI while we compute both normalisations.
 
 The functions are paper-agnostic: the LSDCL, BLUFS, POCSS and SRSG reproductions all use
 
-- :func:`load_reference` to read and check a reference file (``config/reference/``);
+- :func:`load_reference` to read and check a reference file (``resources/reference/``);
 - :func:`vs_paper` for the comparison table: ours, the paper's, the difference, and
   beside every cell the companions a paper asks for (the default-parameter result, a
   re-seeded winner, the random control), with a generated note;
@@ -450,6 +450,20 @@ def fidelity_summary(table: pd.DataFrame, *, within: float = 2.0, cell_limit: fl
     )
 
 
+def parse_setting(setting_id: str) -> dict:
+    """``"gamma=1,lambda1=1e-05"`` -> ``{"gamma": 1.0, "lambda1": 1e-05}`` (text kept)."""
+    if setting_id == "default":
+        return {}
+    params = {}
+    for part in setting_id.split(","):
+        name, _, value = part.partition("=")
+        try:
+            params[name] = float(value)
+        except ValueError:
+            params[name] = value
+    return params
+
+
 def readings_table(
     scores: pd.DataFrame,
     method: str,
@@ -482,8 +496,6 @@ def readings_table(
         ``spec default``), ``metric``, ``mean`` (oracle mean over the feature grid, %),
         ``diff`` (vs the default reading on that dataset and metric), ``settings``.
     """
-    from .paperfigures import parse_setting
-
     part = scores[(scores["method"] == method) & scores["in_grid"].astype(bool)]
     if part.empty:
         raise ValueError(f"readings_table: no grid scores of method {method!r}")

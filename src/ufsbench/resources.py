@@ -1,7 +1,7 @@
 """Memory and runtime requests of workflow jobs, sized from the data and the chunk.
 
 The constants come from measured runs (``results/benchmarks/`` of the workflow and
-``benchmarks/bench_methods.py``): a job's peak memory is the Python stack (~170 MB)
+``benchmarks/speed/bench_methods.py``): a job's peak memory is the Python stack (~170 MB)
 plus a few copies of the data and of the d x d / n x c matrices the methods form;
 selection time is dominated by the iterative methods' per-iteration products and
 evaluation time by k-means on n x m matrices. Requests are generous upper bounds: a

@@ -86,7 +86,7 @@ rule blufs_reseed:
         evaluation=config["evaluation"],
         sigma0=graph_setup()["sigma0"],
         code=lambda wildcards: method_code(wildcards)
-        + code_hash("tuning.py", "blufs_paper.py"),
+        + code_hash("tuning.py", "papers/blufs.py"),
     script:
         "../scripts/blufs_reseed.py"
 
@@ -161,7 +161,7 @@ rule blufs_tables:
         ablation=BLUFS.get("ablation", []),
         knn=BLUFS.get("knn", {}),
         reference=str(PROJECT / BLUFS.get("reference", "")),
-        code=code_hash("blufs_paper.py", "reference.py", "io.py"),
+        code=code_hash("papers/blufs.py", "reference.py", "io.py"),
     script:
         "../scripts/blufs_tables.py"
 
@@ -262,7 +262,7 @@ rule blufs_sensitivity:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        code=code_hash("blufs_figures.py", "plots.py"),
+        code=code_hash("papers/blufs_figures.py", "plots.py"),
     script:
         "../scripts/blufs_figures.py"
 
@@ -289,7 +289,7 @@ rule blufs_stability:
     params:
         methods=selection_methods(),
         n_clusters=n_clusters_of,
-        code=code_hash("blufs_figures.py", "plots.py", "kmeans.py"),
+        code=code_hash("papers/blufs_figures.py", "plots.py", "kmeans.py"),
     script:
         "../scripts/blufs_figures.py"
 
@@ -320,7 +320,7 @@ rule blufs_correlation:
             if m in selection_methods()
         ],
         n_features=lambda wildcards: min(PLAN.feature_counts(wildcards.dataset)),
-        code=code_hash("blufs_figures.py", "plots.py"),
+        code=code_hash("papers/blufs_figures.py", "plots.py"),
     script:
         "../scripts/blufs_figures.py"
 
@@ -345,7 +345,7 @@ rule blufs_convergence:
     params:
         n_features=lambda wildcards: max(PLAN.feature_counts(wildcards.dataset)),
         n_clusters=n_clusters_of,
-        code=lambda wildcards: _method_code("blufs") + code_hash("blufs_figures.py"),
+        code=lambda wildcards: _method_code("blufs") + code_hash("papers/blufs_figures.py"),
     script:
         "../scripts/blufs_figures.py"
 
@@ -392,6 +392,6 @@ rule blufs_table8:
     threads: 1
     params:
         reference=str(PROJECT / BLUFS.get("reference", "")),
-        code=code_hash("blufs_paper.py", "reference.py"),
+        code=code_hash("papers/blufs.py", "reference.py"),
     script:
         "../scripts/blufs_table8.py"

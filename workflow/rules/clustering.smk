@@ -65,7 +65,7 @@ rule cluster_tables:
         unpack(notes_input(CLUSTER_CONFIG.get("notes"))),
         scores=[res(path) for path in CPLAN.score_files()],
         reference=PROJECT
-        / CLUSTER_CONFIG.get("reference", "config/reference/srsg_paper.tsv"),
+        / CLUSTER_CONFIG.get("reference", "resources/reference/srsg_paper.tsv"),
     output:
         summary=res("tables/clustering.tsv"),
         comparison=report(

@@ -25,7 +25,7 @@ if CSS_PLAN.enabled and config.get("unavailable", "fetch") == "skip":
 
 
 def css_reference():
-    return workflow_path(CSS_PLAN.reference or "config/reference/pocss_table1.tsv")
+    return workflow_path(CSS_PLAN.reference or "resources/reference/pocss_table1.tsv")
 
 
 def css_runtime(wildcards):

@@ -38,7 +38,7 @@ rule paper_tables:
         methods=paper_methods(),
         protocol=PAPER.get("protocol", "oracle"),
         labels=PAPER.get("labels", {}),
-        code=code_hash("papertables.py", "stats.py", "io.py"),
+        code=code_hash("papers/tables.py", "stats.py", "io.py"),
     script:
         "../scripts/paper_tables.py"
 
@@ -94,7 +94,7 @@ rule figure_ablation:
         dataset="{dataset}",
         methods=PAPER.get("ablation", {}).get("methods", []),
         labels=PAPER.get("labels", {}),
-        code=code_hash("paperfigures.py", "plots.py"),
+        code=code_hash("papers/figures.py", "plots.py"),
     script:
         "../scripts/figure_ablation.py"
 
@@ -120,7 +120,7 @@ rule figure_sensitivity:
         dataset="{dataset}",
         method=sensitivity_method(),
         params=PAPER.get("sensitivity", {}).get("params", []),
-        code=code_hash("paperfigures.py", "plots.py"),
+        code=code_hash("papers/figures.py", "plots.py"),
     script:
         "../scripts/figure_sensitivity.py"
 
@@ -146,7 +146,7 @@ rule figure_paper_convergence:
         method=PAPER.get("convergence", {}).get("method"),
         datasets=convergence_datasets(),
         parameters=convergence_parameters(),
-        code=code_hash("paperfigures.py", "plots.py"),
+        code=code_hash("papers/figures.py", "plots.py"),
     script:
         "../scripts/figure_paper_convergence.py"
 

@@ -4,8 +4,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.blufs_paper import PAPER_NAMES
 from ufsbench.io import write_table
+from ufsbench.papers.blufs import PAPER_NAMES
 from ufsbench.plots import plot_cd_diagram, save_figure
 from ufsbench.stats import friedman_nemenyi
 

@@ -3,10 +3,10 @@
 import numpy as np
 import pandas as pd
 
-from ufsbench import blufs_figures as bf
 from ufsbench import joblog, rank_features
-from ufsbench.blufs_paper import PAPER_NAMES
 from ufsbench.io import load_data, load_selections, write_table
+from ufsbench.papers import blufs_figures as bf
+from ufsbench.papers.blufs import PAPER_NAMES
 from ufsbench.plots import save_figure
 
 log = joblog.setup(snakemake.log[0], snakemake.threads)

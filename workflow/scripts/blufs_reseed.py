@@ -3,9 +3,9 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.blufs_paper import oracle_cells
 from ufsbench.io import load_data, load_knn, write_table
 from ufsbench.methods.registry import get_method
+from ufsbench.papers.blufs import oracle_cells
 from ufsbench.plan import parse_setting_id
 from ufsbench.tuning import graph_from_knn, reseed
 

@@ -3,9 +3,9 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.blufs_paper import PAPER_NAMES
 from ufsbench.integrity import read_tsv
 from ufsbench.io import write_table, write_text
+from ufsbench.papers.blufs import PAPER_NAMES
 from ufsbench.reference import load_reference
 
 log = joblog.setup(snakemake.log[0])

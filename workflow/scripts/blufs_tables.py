@@ -3,7 +3,9 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.blufs_paper import (
+from ufsbench.integrity import read_tsv
+from ufsbench.io import write_table, write_text
+from ufsbench.papers.blufs import (
     default_cells,
     markdown,
     oracle_cells,
@@ -11,8 +13,6 @@ from ufsbench.blufs_paper import (
     versus_paper,
     wide_table,
 )
-from ufsbench.integrity import read_tsv
-from ufsbench.io import write_table, write_text
 from ufsbench.reference import add_notes, load_notes, load_reference
 
 log = joblog.setup(snakemake.log[0])

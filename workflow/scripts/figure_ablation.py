@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.paperfigures import plot_ablation
+from ufsbench.papers.figures import plot_ablation
 from ufsbench.plots import save_figure
 
 log = joblog.setup(snakemake.log[0])

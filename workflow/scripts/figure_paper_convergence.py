@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.paperfigures import best_traces, monotone_share, plot_traces, trace_panels
+from ufsbench.papers.figures import best_traces, monotone_share, plot_traces, trace_panels
 from ufsbench.plots import save_figure
 
 log = joblog.setup(snakemake.log[0])

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.paperfigures import best_average_setting, plot_sensitivity, sensitivity
+from ufsbench.papers.figures import best_average_setting, plot_sensitivity, sensitivity
 from ufsbench.plots import save_figure
 
 log = joblog.setup(snakemake.log[0])

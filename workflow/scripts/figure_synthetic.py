@@ -3,9 +3,9 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.blufs_paper import PAPER_NAMES
 from ufsbench.integrity import read_tsv
 from ufsbench.io import load_data, write_table
+from ufsbench.papers.blufs import PAPER_NAMES
 from ufsbench.plots import plot_selected_pairs, save_figure
 
 log = joblog.setup(snakemake.log[0])

@@ -4,7 +4,7 @@ import pandas as pd
 
 from ufsbench import joblog
 from ufsbench.io import write_table, write_text
-from ufsbench.papertables import paper_table, render_latex, render_markdown, table_title
+from ufsbench.papers.tables import paper_table, render_latex, render_markdown, table_title
 
 log = joblog.setup(snakemake.log[0])
 curves = pd.read_csv(snakemake.input[0], sep="\t")

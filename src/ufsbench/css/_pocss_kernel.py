@@ -24,7 +24,7 @@ Most offspring are dominated and rejected, so their state is never built:
   left: ``- tr(S^-1 Z)`` with the Schur complement ``S`` of ``G_JJ``), read-only, and
   rejected when a member dominates it by more than ``slack``. Otherwise the sequential
   updates build its state and decide exactly as without the screen (a test checks the
-  runs are the same). Measured: ``benchmarks/bench_pocss.py --compare-screen``.
+  runs are the same). Measured: ``benchmarks/speed/bench_pocss.py --compare-screen``.
 """
 
 from __future__ import annotations

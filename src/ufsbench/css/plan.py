@@ -8,8 +8,8 @@ css:
   seeds: 10                          # runs of each randomized method (seeds 0..seeds-1)
   curves: {datasets: [dna], k: [50, 60, 70, 80, 90, 100]}   # Figure 1
   anytime: [dna]                     # Figure 2: POCSS traces at the first k of css.k
-  reference: config/reference/pocss_table1.tsv              # the paper's Table 1
-  notes: config/reference/pocss_notes.tsv                   # why cells miss (optional)
+  reference: resources/reference/pocss_table1.tsv              # the paper's Table 1
+  notes: measured/pocss/notes.tsv                   # why cells miss (optional)
 ```
 
 A dataset whose file cannot be had on this machine is left out with :meth:`CssPlan.skip`

@@ -21,7 +21,7 @@ from scipy.linalg import cho_factor, cho_solve, eigh
 def low_rank_pays(n: int, d: int) -> bool:
     """Whether the ``auto`` routes take the low-rank form: ``4 n <= d``.
 
-    ``benchmarks/bench_lowrank.py``, one thread: glioma (50 x 4434) UDFS 76x, ULAP 106x,
+    ``benchmarks/speed/bench_lowrank.py``, one thread: glioma (50 x 4434) UDFS 76x, ULAP 106x,
     L1UFS 43x, tox_171 (171 x 5748) L1UFS 11x faster; ORL (400 x 1024) L1UFS 1.2x.
     """
     return 4 * n <= d

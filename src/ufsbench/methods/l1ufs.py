@@ -53,7 +53,7 @@ objective (the one above, at each iterate ``W``) is logged, and the guarantee te
 that each W-step solves its linear system and the E-step its proximal problem. Memory
 and time: ``Phi`` is a dense (n, n) eigenbasis, computed once (O(n^3)); in the dense route
 ``W`` is (d, d) and each iteration costs O(d^3 + n d^2), in the low-rank one O(n^2 d)
-with O(n d) memory (``benchmarks/bench_lowrank.py``).
+with O(n d) memory (``benchmarks/speed/bench_lowrank.py``).
 """
 
 from __future__ import annotations

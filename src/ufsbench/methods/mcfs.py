@@ -20,7 +20,7 @@ D. Cai, C. Zhang, X. He. Unsupervised Feature Selection for Multi-Cluster Data. 
    cardinality; ``"raw"`` takes the maximum of the coefficients as fitted.
 
 Measured under the LSDCL protocol (ten datasets, paper grids, 2026-11-25; see
-``config/reference/lsdcl_notes.tsv``): the defaults move the mean oracle ACC difference from
+``measured/lsdcl/notes.tsv``): the defaults move the mean oracle ACC difference from
 the paper's Table 2 from -4.58 (``center``, ``raw``) to -2.81 points.
 
 Reading of "LARS stopped at cardinality m" (the model depends on ``m``): one LARS path is

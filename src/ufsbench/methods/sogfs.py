@@ -44,7 +44,7 @@ solver details (S-step over the ``k`` nearest only, ``alpha`` and the start of `
 from the input data, up to 100 inner reweighting steps, stop at ``c`` components) are
 options here (``support``, ``alpha_rule="input"``, ``lambda0=None``, ``w_inner``,
 ``stop``); the defaults keep the exact block minimisation of one fixed objective. Measured
-effects are in ``config/reference/lsdcl_notes.tsv``.
+effects are in ``measured/lsdcl/notes.tsv``.
 
 The two papers that use SOGFS differ only in settings, all parameters here: the LSDCL
 paper uses ``k = 5`` and ``gamma`` in ``10^-5..10^5``, the BLUFS paper ``k = 10`` and

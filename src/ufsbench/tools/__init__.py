@@ -1,1 +1,1 @@
-"""Command-line tools around the workflow: costs, estimates, publishing."""
+"""Command-line tools around runs: publish a paper run, sum its cost, estimate a plan."""

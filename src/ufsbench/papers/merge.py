@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from .papertables import with_averages
-from .reference import add_notes, fidelity_summary, numbers_note
+from ..reference import add_notes, fidelity_summary, numbers_note
+from .tables import with_averages
 
 
 def concat_disjoint(tables: Sequence[pd.DataFrame], *, order=None, what="table") -> pd.DataFrame:
@@ -63,7 +63,7 @@ def concat_disjoint(tables: Sequence[pd.DataFrame], *, order=None, what="table")
 def merge_paper_tables(
     tables: Sequence[pd.DataFrame], *, methods=None, order=None, no_test=("allfea",)
 ) -> pd.DataFrame:
-    """One :func:`~ufsbench.papertables.paper_table` from those of disjoint runs.
+    """One :func:`~ufsbench.papers.tables.paper_table` from those of disjoint runs.
 
     The p-values are per dataset (each method against that dataset's best), so the
     dataset rows carry over; the ``Average`` rows are recomputed over all the datasets.

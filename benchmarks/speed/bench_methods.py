@@ -1,11 +1,12 @@
 """Time every classic method against a naive transcription of the same mathematics.
 
-    python benchmarks/bench_methods.py [--mirror PATH] [--repeats N]
+    python benchmarks/speed/bench_methods.py [--datasets coil20] [--mirror PATH]
+        [--repeats N] [--methods ...] [--out TSV]
 
-Data: COIL20 (1440 x 1024, 20 clusters) read from ``<mirror>/coil20.mat``, or, when that
-file is absent, a seeded synthetic stand-in of the same shape (the script says which).
-Both sides of a row get the same data, the same sparse k-NN graph (built once, outside
-the timings, as the workflow does) and the same seed; BLAS runs on one thread.
+Data: COIL20 (1440 x 1024, 20 clusters) through the checked loader (clusters: the
+dataset's classes); without the mirror, ``--datasets synthetic_planted``. Both sides of a
+row get the same data, the same sparse k-NN graph (built once, outside the timings, as
+the workflow does) and the same seed; BLAS runs on one thread; CPU seconds.
 
 "ours" is the method's ``select`` from ``ufsbench.methods``. "naive" is written here the
 way a direct transcription of the paper would be: dense n x n graph and Laplacian,
@@ -29,25 +30,22 @@ solve per column of ``W`` (the O(d^4) route); ``--methods`` picks a subset.
 
 from __future__ import annotations
 
-import argparse
-import time
+import sys
 from pathlib import Path
 
 import numpy as np
-import scipy.io
 import scipy.linalg
 from scipy.sparse.csgraph import connected_components
 from sklearn.cluster import KMeans
 from sklearn.linear_model import lars_path
 from sklearn.neighbors import NearestNeighbors
-from threadpoolctl import threadpool_limits
 
-from ufsbench.graph import knn_graph
-from ufsbench.methods import get_method
-from ufsbench.synthetic import planted
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_MIRROR = ROOT.parent / "shared" / "datasets"
+from ufsbench.graph import knn_graph  # noqa: E402
+from ufsbench.methods import get_method  # noqa: E402
+
 METHODS = ("maxvariance", "lapscore", "spec", "mcfs", "udfs", "ndfs")
 METHODS += ("sogfs", "ulap", "rufs", "l1ufs")
 N_CLUSTERS, N_NEIGHBORS, SEED, TOP, ITERATIONS = 20, 5, 0, 50, 20
@@ -57,14 +55,6 @@ OVERRIDES = {
     "ndfs": {"max_iter": ITERATIONS},
     **{name: {"max_iter": FEW_ITERATIONS} for name in ("sogfs", "ulap", "rufs", "l1ufs")},
 }
-
-
-def load_data(mirror: Path):
-    path = mirror / "coil20.mat"
-    if path.is_file():
-        return np.asarray(scipy.io.loadmat(path)["X"], dtype=np.float64), f"COIL20 ({path})"
-    X, _, _ = planted(1440, 64, 960, N_CLUSTERS, separation=2.0, random_state=SEED)
-    return X, f"synthetic stand-in ({path} not found): planted 1440 x 1024, 20 clusters"
 
 
 # ----------------------------------------------------------------- naive implementations
@@ -341,12 +331,7 @@ def run_ours(name, X, graphs):
 
 
 def best_time(function, args, repeats):
-    seconds, result = np.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function(*args)
-        seconds = min(seconds, time.perf_counter() - start)
-    return seconds, result
+    return _cli.best_time(lambda: function(*args), repeats)
 
 
 def outputs_match(name, ours, naive):
@@ -363,37 +348,29 @@ def outputs_match(name, ours, naive):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
-    parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
-    args = parser.parse_args(argv)
-
-    X, source = load_data(args.mirror)
-    print(
-        f"data: {source}; X {X.shape}, {N_CLUSTERS} clusters, {N_NEIGHBORS}-NN graphs, seed {SEED}"
-    )
-    with threadpool_limits(limits=1):
-        graphs = {w: knn_graph(X, N_NEIGHBORS, weight=w) for w in ("binary", "heat")}
-        n_components = connected_components(graphs["heat"])[0]
-        print(
-            f"graph: {n_components} connected component(s); BLAS threads: 1; "
-            f"udfs/ndfs: {ITERATIONS} iterations on both sides\n"
-        )
-        header = f"{'method':<12}{'ours s':>10}{'naive s':>10}{'speed-up':>10}  match  detail"
-        print(header)
-        print("-" * len(header))
-        for name in args.methods:
-            spec = get_method(name)
-            graph = graphs[spec.split_graph_params(spec.check_params({}))[0].get("weight", "heat")]
-            ours_s, ours = best_time(run_ours, (name, X, graphs), args.repeats)
-            naive_s, naive = best_time(NAIVE[name], (X, graph), args.repeats)
-            match, detail = outputs_match(name, ours, naive)
-            print(
-                f"{name:<12}{ours_s:>10.3f}{naive_s:>10.3f}{naive_s / ours_s:>9.1f}x  "
-                f"{'yes' if match else 'NO':<5}  {detail}",
-                flush=True,
-            )
+    global N_CLUSTERS  # the naive sides read it
+    p = _cli.parser(__doc__.splitlines()[0], ["coil20"], repeats=1)
+    p.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
+    args = p.parse_args(argv)
+    columns = ["dataset", "n x d", "c", "components", "method", "ours_s", "naive_s",
+               "speed_up", "match", "detail"]  # fmt: skip
+    rows = []
+    with _cli.one_thread():
+        for dataset in args.datasets:
+            X, y = _cli.load(dataset, args.mirror)
+            N_CLUSTERS = len(np.unique(y))
+            graphs = {w: knn_graph(X, N_NEIGHBORS, weight=w) for w in ("binary", "heat")}
+            n_components = connected_components(graphs["heat"])[0]
+            for name in args.methods:
+                spec = get_method(name)
+                weight = spec.split_graph_params(spec.check_params({}))[0].get("weight", "heat")
+                ours_s, ours = best_time(run_ours, (name, X, graphs), args.repeats)
+                naive_s, naive = best_time(NAIVE[name], (X, graphs[weight]), args.repeats)
+                match, detail = outputs_match(name, ours, naive)
+                rows.append((dataset, f"{X.shape[0]}x{X.shape[1]}", N_CLUSTERS, n_components,
+                             name, ours_s, naive_s, naive_s / ours_s, match, detail))  # fmt: skip
+                print(name, f"{ours_s:.3f}", f"{naive_s:.3f}", match, detail, sep="\t", flush=True)
+    _cli.write_tsv("methods", columns, rows, args.out)
 
 
 if __name__ == "__main__":

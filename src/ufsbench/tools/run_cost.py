@@ -4,7 +4,7 @@ Sums the Snakemake benchmark files of a run's results folder
 (``results/<experiment>/benchmarks/<stage>/<dataset>/<method>/<job>.tsv``, their last
 repeat):
 
-    python benchmarks/run_cost.py results/<experiment> [--by stage|dataset|method|all]
+    ufsbench-run-cost results/<experiment> [--by stage|dataset|method|all]
 
 CPU seconds (``cpu_time``) are the work; wall seconds (``s``) grow with whatever else
 shared the machine. Jobs without a benchmark file (downloads, tables, figures) are not

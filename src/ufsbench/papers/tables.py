@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .stats import ALPHA, paired_ttests
+from ..stats import ALPHA, paired_ttests
 
 TABLE_COLUMNS = ("dataset", "method", "mean", "std", "p", "bold")
 
@@ -79,7 +79,7 @@ def with_averages(table: pd.DataFrame, methods, no_test=("allfea",)) -> pd.DataF
 
     An average is the mean of the method's dataset means over the datasets where it ran;
     the best average among the tested methods is bold. Used again when the tables of runs
-    over disjoint dataset subsets are merged (:mod:`ufsbench.merge_runs`).
+    over disjoint dataset subsets are merged (:mod:`ufsbench.papers.merge`).
     """
     table = table[table["dataset"] != "Average"]
     averages = table.groupby("method", sort=False)["mean"].mean()

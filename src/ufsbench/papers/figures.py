@@ -9,21 +9,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from .plots import METRIC_LABELS, plt
-
-
-def parse_setting(setting_id: str) -> dict:
-    """``"gamma=1,lambda1=1e-05"`` -> ``{"gamma": 1.0, "lambda1": 1e-05}`` (text kept)."""
-    if setting_id == "default":
-        return {}
-    params = {}
-    for part in setting_id.split(","):
-        name, _, value = part.partition("=")
-        try:
-            params[name] = float(value)
-        except ValueError:
-            params[name] = value
-    return params
+from ..plots import METRIC_LABELS, plt
+from ..reference import parse_setting
 
 
 def mean_scores(scores: pd.DataFrame, dataset: str, method: str, metric: str = "acc"):

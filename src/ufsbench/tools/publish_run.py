@@ -5,8 +5,8 @@ A paper config can run as several runs, each on some of its datasets
 finished run's paper outputs into a folder meant to be committed, then rebuilds the merged
 tables from every run published there:
 
-    python benchmarks/publish_run.py RUN_DIR --config config/experiments/lsdcl.yaml \
-        --into measured/lsdcl [--replace]
+    ufsbench-publish-run RUN_DIR --config config/experiments/lsdcl.yaml \
+        --into measured/lsdcl [--replace] [--root .]
 
 ``RUN_DIR`` is the folder the run ran in; its outputs are read from
 ``RUN_DIR/results/<experiment>/`` (the config's ``experiment``).
@@ -17,7 +17,7 @@ datasets, date, CPU and wall seconds). ``INTO/`` then holds the merged
 ``<paper>_{acc,nmi}.{tsv,md,tex}``, ``<paper>_vs_paper.tsv`` (notes from the config's notes
 file, as they are now), ``<paper>_fidelity.tsv``, ``convergence.png`` (no PDF: its bytes
 change at every merge), the cross-validation tables and ``runs.tsv``; see
-:mod:`ufsbench.merge_runs` for why these equal one run over all the datasets. A dataset
+:mod:`ufsbench.papers.merge` for why these equal one run over all the datasets. A dataset
 already published by another run is an error unless ``--replace`` drops that run. Without
 ``RUN_DIR`` the merged outputs are rebuilt only, e.g. after the notes file changed.
 """
@@ -28,31 +28,27 @@ import argparse
 import json
 import shutil
 import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_cost import job_costs  # noqa: E402
-
-from ufsbench.io import write_table, write_text  # noqa: E402
-from ufsbench.merge_runs import (  # noqa: E402
+from ufsbench.io import write_table, write_text
+from ufsbench.papers.figures import best_traces, plot_traces, trace_panels
+from ufsbench.papers.merge import (
     concat_disjoint,
     merge_paper_tables,
     merge_vs_paper,
     renote,
 )
-from ufsbench.paperfigures import best_traces, plot_traces, trace_panels  # noqa: E402
-from ufsbench.papertables import render_latex, render_markdown, table_title  # noqa: E402
-from ufsbench.plan import grid_parameters  # noqa: E402
-from ufsbench.plots import save_figure  # noqa: E402
-from ufsbench.reference import load_notes, load_reference  # noqa: E402
+from ufsbench.papers.tables import render_latex, render_markdown, table_title
+from ufsbench.plan import grid_parameters
+from ufsbench.plots import save_figure
+from ufsbench.reference import load_notes, load_reference
+from ufsbench.tools.run_cost import job_costs
 
 TABLES = ("acc", "nmi")
-ROOT = Path(__file__).resolve().parents[1]  # paths in the config are relative to it
 
 
 def results_of(run: Path, config: dict) -> Path:
@@ -88,18 +84,18 @@ def convergence_data(results: Path, paper: dict, datasets) -> pd.DataFrame | Non
     return best_traces(traces, scores, conv["method"], wanted)
 
 
-def provenance(run: Path, datasets, jobs: pd.DataFrame) -> dict:
+def provenance(run: Path, datasets, jobs: pd.DataFrame, root: Path) -> dict:
     """Where the run's code came from, when it was published and what it cost."""
     # A run directory is a checkout of the project, or a work directory run with
-    # --snakefile from this checkout (the tests).
-    for code in (run, ROOT):
+    # --snakefile from the checkout ``root`` (the tests).
+    for code in (run, root):
         head = subprocess.run(
             ["git", "-C", str(code), "rev-parse", "HEAD"], capture_output=True, text=True
         )
         if head.returncode == 0:
             break
     else:
-        raise SystemExit(f"neither {run} nor {ROOT} is a git checkout: the code is unknown")
+        raise SystemExit(f"neither {run} nor {root} is a git checkout: the code is unknown")
     status = subprocess.run(
         ["git", "-C", str(code), "status", "--porcelain", "--untracked-files=no"],
         capture_output=True,
@@ -118,7 +114,7 @@ def provenance(run: Path, datasets, jobs: pd.DataFrame) -> dict:
     }
 
 
-def publish(run: Path, config: dict, into: Path, *, replace: bool = False) -> Path:
+def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = False) -> Path:
     """Copy one run's outputs to ``into/runs/<datasets>`` and return that folder."""
     paper = config["paper"]
     results = results_of(run, config)
@@ -149,7 +145,7 @@ def publish(run: Path, config: dict, into: Path, *, replace: bool = False) -> Pa
     if len(jobs):
         cost = jobs.groupby(["dataset", "method", "stage"], as_index=False)[["cpu_s", "wall_s"]]
         write_table(staging / "cost.tsv", cost.sum())
-    info = provenance(run, datasets, jobs)
+    info = provenance(run, datasets, jobs, root)
     write_text(staging / "run.json", json.dumps(info, indent=2) + "\n")
     for clash in clashes:
         shutil.rmtree(clash.parent)
@@ -241,13 +237,20 @@ def main(argv=None):
     parser.add_argument("--config", type=Path, required=True, help="the run's paper config")
     parser.add_argument("--into", type=Path, required=True, help="the published folder")
     parser.add_argument("--replace", action="store_true", help="drop runs of the same datasets")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path.cwd(),
+        help="the project checkout the config's paths are relative to (default: here)",
+    )
     args = parser.parse_args(argv)
     config = yaml.safe_load(args.config.read_text())
     if not config.get("paper"):
         raise SystemExit(f"{args.config} has no paper section")
     if args.run is not None:
-        print(f"published {publish(args.run, config, args.into, replace=args.replace)}")
-    merge(config, args.into, root=ROOT)
+        folder = publish(args.run, config, args.into, root=args.root, replace=args.replace)
+        print(f"published {folder}")
+    merge(config, args.into, root=args.root)
     print(f"merged {args.into}")
 
 

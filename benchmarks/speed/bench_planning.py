@@ -4,19 +4,20 @@ Plans every config in ``config/experiments/*.yaml`` and a synthetic scale config
 (30 datasets x every registered method x 100 settings) in a scratch directory, without
 running anything.
 
-    python benchmarks/bench_planning.py [--settings 100] [--datasets 30] [--mirror PATH]
-        [--configs lsdcl blufs]
+    python benchmarks/speed/bench_planning.py [--settings 100] [--n-datasets 30]
+        [--datasets NAME ...] [--mirror PATH] [--configs lsdcl blufs] [--out TSV]
 
 ``--configs`` plans only the named experiment configs (stems of ``config/experiments``)
-and skips the scale config.
+and skips the scale config. The scale config takes the first ``--n-datasets`` labelled
+registry datasets, or the registry names given by ``--datasets``.
 
-The dataset mirror (default ``../shared/datasets`` beside the checkout, when present) is
-passed to every dry run, since the scratch directory does not resolve relative paths.
+The dataset mirror (``--mirror``, default ``../shared/datasets`` beside the checkout or
+``$UFSBENCH_MIRROR``, when present) is passed to every dry run, since the scratch
+directory does not resolve relative paths. Wall seconds (a dry run is a subprocess).
 """
 
 from __future__ import annotations
 
-import argparse
 import re
 import resource
 import shutil
@@ -28,18 +29,21 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 
 from ufsbench import REGISTRY  # noqa: E402
 from ufsbench.datasets import load_registry  # noqa: E402
 
+ROOT = _cli.ROOT
 
-def scale_config(n_datasets: int, n_settings: int) -> dict:
-    """Every registered method with ``n_settings`` settings of its first numeric parameter."""
+
+def scale_config(n_datasets: int, n_settings: int, names=()) -> dict:
+    """Every registered method with ``n_settings`` settings of its first numeric parameter,
+    on the registry datasets ``names`` or else the first ``n_datasets`` labelled ones."""
     registry = load_registry(ROOT / "config" / "datasets.yaml")
     labelled = (n for n, e in registry.items() if e.n_classes and e.n_features and not e.multilabel)
-    datasets = list(labelled)[:n_datasets]
+    datasets = [_cli.registry_entry(n).name for n in names] or list(labelled)[:n_datasets]
     methods = {}
     for name, spec in REGISTRY.items():
         numeric = [
@@ -85,32 +89,34 @@ def plan(config_path: Path, workdir: Path, mirror: Path | None) -> tuple[float, 
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--settings", type=int, default=100)
-    parser.add_argument("--datasets", type=int, default=30)
-    parser.add_argument("--mirror", type=Path, default=ROOT.parent / "shared" / "datasets")
-    parser.add_argument("--configs", nargs="+", metavar="STEM", help="only these configs")
-    args = parser.parse_args(argv)
+    p = _cli.parser(__doc__.splitlines()[0], [], repeats=1)
+    p.add_argument("--settings", type=int, default=100)
+    p.add_argument("--n-datasets", type=int, default=30)
+    p.add_argument("--configs", nargs="+", metavar="STEM", help="only these configs")
+    args = p.parse_args(argv)
     mirror = args.mirror.resolve() if args.mirror.is_dir() else None
+    rows = []
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         configs = sorted((ROOT / "config" / "experiments").glob("*.yaml"))
         if args.configs:
             unknown = set(args.configs) - {c.stem for c in configs}
             if unknown:
-                parser.error(f"unknown config(s) {sorted(unknown)}")
+                p.error(f"unknown config(s) {sorted(unknown)}")
             configs = [c for c in configs if c.stem in args.configs]
         else:
             scale = scratch / "scale.yaml"
-            scale.write_text(yaml.safe_dump(scale_config(args.datasets, args.settings)))
+            config = scale_config(args.n_datasets, args.settings, args.datasets)
+            scale.write_text(yaml.safe_dump(config))
             configs.append(scale)
-        print(f"{'config':<24}{'seconds':>9}{'jobs':>8}{'peak MB':>9}")
         for config in configs:
             workdir = scratch / config.stem
             workdir.mkdir()
             seconds, jobs, peak = plan(config, workdir, mirror)
-            print(f"{config.stem:<24}{seconds:>9.1f}{jobs:>8}{peak:>9.0f}")
-    print("peak MB is the largest snakemake process so far (ru_maxrss of children).")
+            rows.append((config.stem, seconds, jobs, peak))
+            print(config.stem, f"{seconds:.1f}", jobs, f"{peak:.0f}", sep="\t", flush=True)
+    # peak MB: the largest snakemake process so far (ru_maxrss of children)
+    _cli.write_tsv("planning", ["config", "wall_s", "jobs", "peak_mb"], rows, args.out)
 
 
 if __name__ == "__main__":

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from .kmeans import cluster
-from .metrics import clustering_accuracy
-from .plots import plt
-from .seeding import derive_seed
+from ..kmeans import cluster
+from ..metrics import clustering_accuracy
+from ..plots import plt
+from ..seeding import derive_seed
 
 
 def best_setting(scores: pd.DataFrame, dataset, method, metric="acc", n_features=None):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .reference import vs_paper
+from ..reference import vs_paper
 
 CELL_COLUMNS = ("dataset", "method", "metric", "mean", "std", "n_features", "params")
 PAPER_NAMES = {

@@ -1,0 +1,1 @@
+"""Code one paper's reproduction uses: its tables, figures and protocol variants."""

@@ -1,0 +1,62 @@
+"""The command-line tools of ufsbench.tools, imported and run as their entry points run them."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+from conftest import ROOT
+
+from ufsbench.tools import publish_run, run_cost
+
+HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+
+
+def _bench(run, stage, dataset, method, job, *, wall, cpu):
+    """One finished job's Snakemake benchmark file in the results folder ``run``."""
+    bench = run / "benchmarks" / stage / dataset / method / f"{job}.tsv"
+    bench.parent.mkdir(parents=True, exist_ok=True)
+    # Two repeats: the last one counts.
+    first = "1\t0\t1\t1\t1\t1\t0\t0\t5\t1\n"
+    bench.write_text(HEADER + first + f"{wall}\t0\t1\t1\t1\t1\t0\t0\t5\t{cpu}\n")
+
+
+def test_entry_points_name_the_tools_main_functions():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {
+        "ufsbench-publish-run": "ufsbench.tools.publish_run:main",
+        "ufsbench-run-cost": "ufsbench.tools.run_cost:main",
+    }
+    assert callable(publish_run.main) and callable(run_cost.main)
+
+
+def test_run_cost_sums_cpu_and_wall_per_stage_and_method(tmp_path, capsys):
+    for chunk in ("c0", "c1"):
+        for stage in ("select", "evaluate"):
+            _bench(tmp_path, stage, "wine", "random", chunk, wall=36000, cpu=1800)
+    _bench(tmp_path, "stage2", "zoo", "blufs", "part0", wall=7200, cpu=3600)
+    jobs = run_cost.job_costs(tmp_path)
+    assert len(jobs) == 5 and jobs["cpu_s"].sum() == 4 * 1800 + 3600
+    run_cost.main([str(tmp_path)])
+    lines = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:]}
+    assert lines["evaluate"] == ["2", "1.00", "20.00"]
+    assert lines["select"] == ["2", "1.00", "20.00"]
+    assert lines["stage2"] == ["1", "1.00", "2.00"]
+    assert lines["total"] == ["5", "3.00", "42.00"]
+    run_cost.main([str(tmp_path), "--by", "method"])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert rows[0] == ["random", "4", "2.00", "40.00"]
+    assert rows[1] == ["blufs", "1", "1.00", "2.00"]
+
+
+def test_run_cost_of_a_directory_without_benchmarks_says_so(tmp_path):
+    with pytest.raises(SystemExit, match="no benchmark files under"):
+        run_cost.main([str(tmp_path)])
+
+
+def test_publish_run_needs_a_paper_section(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("datasets: [wine]\n")
+    with pytest.raises(SystemExit, match="has no paper section"):
+        publish_run.main(["--config", str(config), "--into", str(tmp_path / "into")])
+    assert not (tmp_path / "into").exists()
