@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 
 import pytest
@@ -23,11 +24,15 @@ def _bench(run, stage, dataset, method, job, *, wall, cpu):
 
 def test_entry_points_name_the_tools_main_functions():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts == {
+    assert {
         "ufsbench-publish-run": "ufsbench.tools.publish_run:main",
         "ufsbench-run-cost": "ufsbench.tools.run_cost:main",
-    }
-    assert callable(publish_run.main) and callable(run_cost.main)
+        "ufsbench-estimate-runtime": "ufsbench.tools.estimate_runtime:main",
+    }.items() <= scripts.items()
+    for target in scripts.values():
+        module, function = target.split(":")
+        assert module.startswith("ufsbench.tools.")
+        assert callable(getattr(importlib.import_module(module), function))
 
 
 def test_run_cost_sums_cpu_and_wall_per_stage_and_method(tmp_path, capsys):
