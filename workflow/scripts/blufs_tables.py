@@ -4,6 +4,7 @@ import pandas as pd
 
 from ufsbench import joblog
 from ufsbench.blufs_paper import (
+    default_best_count_cells,
     default_cells,
     markdown,
     oracle_cells,
@@ -50,7 +51,13 @@ write_text(
 
 reference = load_reference(p.reference)
 reseeds = [read_tsv(f) for f in snakemake.input.reseeds]
-table = versus_paper(cells, reference, reseeds=reseed_long(reseeds), defaults=default_cells(main))
+table = versus_paper(
+    cells,
+    reference,
+    reseeds=reseed_long(reseeds),
+    defaults=default_cells(main),
+    default_best_count=default_best_count_cells(main),
+)
 knn_ref = versus_paper(best[["dataset", "method", "metric", "mean", "std", "n_features",
                              "params"]], reference, tables=("VII",))  # fmt: skip
 if p.ablation:
