@@ -222,10 +222,9 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
     assert info["cpu_seconds"] > 0 and (published / "sensitivity_wine.png").is_file()
     # Per job (issue #29 item 2): the commit each job ran at, read from its log, and the
     # method code it ran; nothing changed since, so no cell is stale.
-    head = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
-    assert info["jobs"]["job_commits"] == [head] and info["jobs"]["versions"]
+    # (several commits when the checkout moved on while the run ran: that is the point)
+    commits = info["jobs"]["job_commits"]
+    assert commits and all(len(c) == 40 for c in commits) and info["jobs"]["versions"]
     jobs = pd.read_csv(published / "jobs.tsv", sep="\t", dtype={"code": str})
     select = jobs[(jobs["stage"] == "select") & (jobs["method"] == "lsdcl")]
     assert len(select) == 1 and select["jobs"].iloc[0] >= 1
@@ -233,7 +232,8 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
     ran_methods = provenance[provenance["stage"].isin(["select", "crossval"])]
     assert len(ran_methods) and not ran_methods["stale"].astype(bool).any()
     runs = pd.read_csv(into / "runs.tsv", sep="\t")
-    assert list(runs["job_commits"]) == [head[:12]] and list(runs["stale_jobs"]) == [0]
+    assert list(runs["job_commits"]) == [",".join(c[:12] for c in commits)]
+    assert list(runs["stale_jobs"]) == [0]
     tables = workdir / "results" / "lsdcl" / "tables"
     ours = pd.read_csv(into / "lsdcl_acc.tsv", sep="\t")
     run = pd.read_csv(tables / "lsdcl_acc.tsv", sep="\t")
