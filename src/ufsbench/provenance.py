@@ -18,7 +18,9 @@ The publish tool (``benchmarks/publish_run.py``) reads the records of a finished
 method code has changed since its jobs ran (:func:`stale_cells`). A job's ``code`` param
 of a method-running rule (select, crossval, the BLUFS stage-2 search) starts with the
 method's own hash (``api.py`` and the method module, see :mod:`ufsbench.codehash`), so
-the flag compares that prefix with the method's hash now.
+the flag compares that prefix with the method's hash now. A change of the hashing scheme
+itself (:mod:`ufsbench.codehash`) flags every cell too: stale means "not provably made by
+this checkout's code", to be re-run or checked.
 """
 
 from __future__ import annotations
