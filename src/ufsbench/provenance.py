@@ -50,7 +50,12 @@ def _git(*args, cwd) -> str | None:
     """Output of a git command in ``cwd``, or None (no git, not a checkout)."""
     try:
         out = subprocess.run(
-            ["git", "-C", str(cwd), *args], capture_output=True, text=True, timeout=60
+            # --no-optional-locks: a job's `git status` never takes the index lock, so
+            # jobs running while the user commits cannot make the commit fail.
+            ["git", "--no-optional-locks", "-C", str(cwd), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
     except (OSError, subprocess.SubprocessError):
         return None
