@@ -18,7 +18,13 @@ from ufsbench.datasets import load_registry, unavailable_reason
 from ufsbench.evaluate import knn_classification
 from ufsbench.methods.base import Selection
 from ufsbench.methods.registry import get_method
-from ufsbench.papers.blufs import oracle_cells, versus_paper, wide_table
+from ufsbench.papers.blufs import (
+    default_best_count_cells,
+    default_cells,
+    oracle_cells,
+    versus_paper,
+    wide_table,
+)
 from ufsbench.plan import Plan, available_datasets, parse_setting_id, setting_id
 from ufsbench.plots import cliques, plot_cd_diagram
 from ufsbench.reference import load_reference
@@ -208,17 +214,38 @@ def test_versus_paper_keeps_the_columns_of_blufs_vs_paper():
     cells = pd.DataFrame({"dataset": "warpar10p", "method": ["blufs", "allfea"],
                           "metric": "acc", "mean": [40.0, 30.0], "std": [1.0, 0.5],
                           "n_features": [20, 400], "params": ["x", "default"]})  # fmt: skip
-    defaults = cells.assign(mean=[35.0, 30.0], n_features=[50, 400])
-    out = versus_paper(cells, load_reference(REFERENCE), defaults=defaults)
+    defaults = cells.assign(mean=[33.0, 30.0], n_features=[10, 1])
+    best_count = cells.assign(mean=[35.0, 30.0], n_features=[50, 400])
+    out = versus_paper(
+        cells, load_reference(REFERENCE), defaults=defaults, default_best_count=best_count
+    )
     assert list(out.columns) == [
         "dataset", "method", "metric", "ours", "ours_std", "ours_s", "params", "paper",
-        "paper_std", "paper_s", "difference", "random_oracle", "default", "default_s",
-        "reseed_mean", "reseed_std", "reseeds", "reseed_difference", "notes",
+        "paper_std", "paper_s", "difference", "random_oracle", "default", "default_counts",
+        "default_best_count", "default_best_count_s", "reseed_mean", "reseed_std", "reseeds",
+        "reseed_difference", "notes",
     ]  # fmt: skip
     row = out.set_index("method").loc["blufs"]
-    assert (row["ours_s"], row["paper_s"], row["default_s"]) == (20, 30, 50)
-    assert (row["paper_std"], row["default"]) == (2.11, 35.0)
+    assert (row["ours_s"], row["paper_s"], row["default_best_count_s"]) == (20, 30, 50)
+    assert (row["paper_std"], row["default"], row["default_counts"]) == (2.11, 33.0, 10)
+    assert row["default_best_count"] == 35.0
     assert np.isnan(row["random_oracle"]) and np.isnan(row["reseeds"]) and row["notes"] == ""
+
+
+def test_default_companion_averages_every_count_without_labels():
+    """Issue #29: the default companion is the default setting over every feature count,
+    not the count the labels favour; that one is kept, named default_best_count."""
+    scores = pd.DataFrame({
+        "dataset": "d", "method": "m", "params": ["default"] * 4 + ["x"] * 4,
+        "is_default": [True] * 4 + [False] * 4, "in_grid": True,
+        "n_features": [10, 10, 20, 20] * 2, "repeat": [0, 1] * 4,
+        "acc": [0.5, 0.7, 0.9, 0.9, 1.0, 1.0, 1.0, 1.0], "nmi_max": 0.5,
+    })  # fmt: skip
+    cells = default_cells(scores, metrics=("acc",)).iloc[0]
+    assert cells["mean"] == pytest.approx(75.0) and cells["n_features"] == 2
+    assert cells["std"] == pytest.approx(np.std([60.0, 90.0], ddof=1))
+    best = default_best_count_cells(scores, metrics=("acc",)).iloc[0]
+    assert (best["mean"], best["n_features"]) == (pytest.approx(90.0), 20)
 
 
 # -- datasets that cannot be fetched --------------------------------------------------------

@@ -155,13 +155,14 @@ rule crossval:
     input:
         data=res("{dataset}/data.npz"),
     output:
-        res("{dataset}/crossval/{method}/n{size}.tsv"),
+        res("{dataset}/crossval/{method}/{selection}/n{size}.tsv"),
     log:
-        logs("crossval/{dataset}/{method}/n{size}.log"),
+        logs("crossval/{dataset}/{method}/{selection}/n{size}.log"),
     benchmark:
-        res("benchmarks/crossval/{dataset}/{method}/n{size}.tsv")
+        res("benchmarks/crossval/{dataset}/{method}/{selection}_n{size}.tsv")
     wildcard_constraints:
         size=r"\d+",
+        selection="nested|full_data_oracle",
     conda:
         "../envs/ufsbench.yaml"
     threads: 1
@@ -204,6 +205,7 @@ rule crossval_tables:
     params:
         dataset=lambda wc: crossval_plan()["dataset"],
         method=lambda wc: crossval_plan()["method"],
+        selections=lambda wc: crossval_file_selections(),
         code=code_hash("crossval.py", "io.py"),
     script:
         "../scripts/crossval_tables.py"
@@ -223,7 +225,8 @@ rule crossval_vs_paper:
         reference=lambda wc: paper_path("reference", crossval_plan()),
         notes=lambda wc: paper_path("notes", crossval_plan()),
         metric_map={"nmi": PAPER.get("nmi", "nmi_sqrt")},
-        code=code_hash("reference.py", "io.py"),
+        selections=lambda wc: crossval_selections(),
+        code=code_hash("reference.py", "crossval.py", "io.py"),
     script:
         "../scripts/crossval_vs_paper.py"
 

@@ -1,6 +1,7 @@
 # Functions of the paper-reproduction rules (workflow/rules/paper.smk).
 import re
 
+from ufsbench.crossval import selection_grid
 from ufsbench.methods.registry import get_method
 from ufsbench.plan import expand_grid, grid_parameters, setting_id
 
@@ -75,16 +76,26 @@ def crossval_plan():
     cv = PAPER.get("crossval")
     if not cv or cv["dataset"] not in PLAN.datasets:
         return None
+    fixed = cv.get("full_data_oracle")
+    for selection in cv.get("selection") or ["nested"]:
+        selection_grid(cv["grid"], selection, fixed)  # raises ValueError if ill-formed
     return cv
 
 
+def crossval_selections():
+    """The configured ways to choose settings (ufsbench.crossval.SELECTIONS), in order."""
+    return list(crossval_plan().get("selection") or ["nested"])
+
+
 def crossval_settings(wildcards):
-    """Every grid setting of the cross-validation, as the select jobs see them."""
+    """Every grid setting the cross-validation searches in each draw under the job's
+    selection, as the select jobs see them."""
     cv = crossval_plan()
     spec = get_method(cv["method"])
     base = PLAN._graph_defaults(spec)
+    grid = selection_grid(cv["grid"], wildcards.selection, cv.get("full_data_oracle"))
     settings, seen = [], set()
-    for params in expand_grid(cv["method"], cv["grid"]):
+    for params in expand_grid(cv["method"], grid):
         checked = spec.check_params({**base, **params})
         sid = setting_id(checked)
         if sid in seen:
@@ -104,9 +115,16 @@ def crossval_settings(wildcards):
 def crossval_files():
     cv = crossval_plan()
     return [
-        res(f"{cv['dataset']}/crossval/{cv['method']}/n{size}.tsv")
+        res(f"{cv['dataset']}/crossval/{cv['method']}/{selection}/n{size}.tsv")
+        for selection in crossval_selections()
         for size in cv["train_sizes"]
     ]
+
+
+def crossval_file_selections():
+    """The selection of each of crossval_files(), in its order."""
+    sizes = crossval_plan()["train_sizes"]
+    return [selection for selection in crossval_selections() for _ in sizes]
 
 
 def paper_outputs():

@@ -13,7 +13,7 @@ from ufsbench.tuning import (
     stage2_settings,
 )
 
-log = joblog.setup(snakemake.log[0], snakemake.threads)
+log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 p = snakemake.params
 X, y, _ = load_data(snakemake.input.data)
 knn = load_knn(snakemake.input.knn) if "knn" in snakemake.input.keys() else None

@@ -4,7 +4,7 @@ from ufsbench import joblog
 from ufsbench.crossval import cross_validate
 from ufsbench.io import load_data, write_table
 
-log = joblog.setup(snakemake.log[0], snakemake.threads)
+log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 X, y, _ = load_data(snakemake.input.data)
 params, ev = snakemake.params, snakemake.params.evaluation
 results = cross_validate(

@@ -7,7 +7,7 @@ from ufsbench.evaluate import evaluate_selection
 from ufsbench.integrity import check_selections
 from ufsbench.io import load_data, load_selections, write_table
 
-log = joblog.setup(snakemake.log[0], snakemake.threads)
+log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 X, y, _ = load_data(snakemake.input.data)
 selections = load_selections(snakemake.input.selection)
 settings = [setting["id"] for setting in snakemake.params.settings]

@@ -3,7 +3,7 @@
 from ufsbench import joblog, rank_features
 from ufsbench.io import knn_affinity, load_data, load_graph, load_knn, save_selections
 
-log = joblog.setup(snakemake.log[0], snakemake.threads)
+log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 X, _, _ = load_data(snakemake.input.data)
 knn = load_knn(snakemake.input.knn) if "knn" in snakemake.input.keys() else None
 # A sparse graph of the clustering task (config graph.source) replaces the k-NN graph;

@@ -1,1 +1,1 @@
-"""Command-line tools around runs: publish a paper run, sum its cost, estimate a plan."""
+"""Command-line tools around runs: publish a run, its cost, an estimate, the headlines."""

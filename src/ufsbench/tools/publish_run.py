@@ -12,11 +12,16 @@ tables from every run published there:
 ``RUN_DIR/results/<experiment>/`` (the config's ``experiment``).
 ``INTO/runs/<datasets>/`` receives the run's Tables 2-3 (TSV), its comparison with the
 paper, the convergence figure's data, the cross-validation tables, its per-dataset figures
-(PNG), its cost per dataset and method (from the benchmark files) and ``run.json`` (commit,
-datasets, date, CPU and wall seconds). ``INTO/`` then holds the merged
+(PNG), its cost per dataset and method (from the benchmark files), ``jobs.tsv`` (the commit
+and code hash each job ran at, from the first line of its log: :mod:`ufsbench.provenance`)
+and ``run.json`` (commit at publication, datasets, date, CPU and wall seconds, the jobs'
+distinct commits and package versions). ``INTO/`` then holds the merged
 ``<paper>_{acc,nmi}.{tsv,md,tex}``, ``<paper>_vs_paper.tsv`` (notes from the config's notes
 file, as they are now), ``<paper>_fidelity.tsv``, ``convergence.png`` (no PDF: its bytes
-change at every merge), the cross-validation tables and ``runs.tsv``; see
+change at every merge), the cross-validation tables, ``runs.tsv`` (with the commits each
+run's jobs ran at and how many of its jobs ran method code that has changed since) and
+``provenance.tsv`` (every run's job groups, ``stale`` where the method's code hash at this
+checkout differs from the one the jobs ran with); see
 :mod:`ufsbench.papers.merge` for why these equal one run over all the datasets. A dataset
 already published by another run is an error unless ``--replace`` drops that run. Without
 ``RUN_DIR`` the merged outputs are rebuilt only, e.g. after the notes file changed.
@@ -45,6 +50,7 @@ from ufsbench.papers.merge import (
 from ufsbench.papers.tables import render_latex, render_markdown, table_title
 from ufsbench.plan import grid_parameters
 from ufsbench.plots import save_figure
+from ufsbench.provenance import merge_provenance, run_provenance
 from ufsbench.reference import load_notes, load_reference
 from ufsbench.tools.run_cost import job_costs
 
@@ -146,6 +152,9 @@ def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = 
         cost = jobs.groupby(["dataset", "method", "stage"], as_index=False)[["cpu_s", "wall_s"]]
         write_table(staging / "cost.tsv", cost.sum())
     info = provenance(run, datasets, jobs, root)
+    # Per job: the commit and code hash each job ran at (its log's first line).
+    recorded, info["jobs"] = run_provenance(run / "logs" / config.get("experiment", "default"))
+    write_table(staging / "jobs.tsv", recorded)
     write_text(staging / "run.json", json.dumps(info, indent=2) + "\n")
     for clash in clashes:
         shutil.rmtree(clash.parent)
@@ -212,6 +221,9 @@ def merge(config: dict, into: Path, root: Path) -> None:
             write_table(into / path.name, renote(pd.read_csv(path, sep="\t"), cv_notes))
         else:
             shutil.copy2(path, into / path.name)
+    # Which published cells were made by method code other than this checkout's.
+    jobs, per_run = merge_provenance(folders, scripts=root / "workflow" / "scripts")
+    write_table(into / "provenance.tsv", jobs)
     rows = []
     for folder in folders:
         info = json.loads((folder / "run.json").read_text())
@@ -224,6 +236,7 @@ def merge(config: dict, into: Path, root: Path) -> None:
                 "datasets": ",".join(info["datasets"]),
                 "cpu_hours": (info["cpu_seconds"] or 0.0) / 3600,
                 "wall_hours": (info["wall_seconds"] or 0.0) / 3600,
+                **per_run[folder.name],
             }
         )
     write_table(into / "runs.tsv", pd.DataFrame(rows))

@@ -1,0 +1,122 @@
+"""The headline tables of ``measured/README.md``, made from the committed result files.
+
+``measured/README.md`` shows, per paper, a few generated blocks, each between
+``<!-- headline: NAME -->`` and ``<!-- end headline -->``; :func:`blocks` makes every
+block from the files under ``measured/`` and :func:`check_page` says which block of the
+page differs, so the page cannot drift from the files (``tests/test_headline.py``).
+Regenerate the page's blocks with ``ufsbench-headline measured/README.md``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+_BLOCK = re.compile(r"<!-- headline: (\S+) -->\n(.*?)<!-- end headline -->", re.DOTALL)
+
+
+def _number(value, signed=False) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "—"
+    return f"{value:+.2f}" if signed else f"{value:.2f}"
+
+
+def cells_table(versus: pd.DataFrame, method: str, metric: str, labels=None) -> str:
+    """Markdown: one row per dataset of ``method``'s ``metric`` cells in a
+    ``*_vs_paper.tsv`` table (ours, the paper's, the difference, the default setting and
+    the random control), then the mean over the datasets."""
+    part = versus[(versus["method"] == method) & (versus["metric"] == metric)]
+    if part.empty:
+        raise ValueError(f"headline: no {method} {metric} cells in the comparison table")
+    labels = labels or {}
+    lines = [
+        "| dataset | ours (oracle) | paper | difference | default setting | random control |",
+        "|---|---|---|---|---|---|",
+    ]
+    columns = ["ours", "paper", "diff", "default", "random_control"]
+    for row in part.itertuples(index=False):
+        values = [getattr(row, c) for c in columns]
+        cells = [_number(v, signed=c == "diff") for c, v in zip(columns, values, strict=True)]
+        lines.append(f"| {labels.get(row.dataset, row.dataset)} | " + " | ".join(cells) + " |")
+    means = part[columns].mean()
+    cells = [_number(means[c], signed=c == "diff") for c in columns]
+    lines.append("| **mean** | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def crossval_line(versus: pd.DataFrame) -> str:
+    """One sentence per metric and selection of a ``*_crossval_vs_paper.tsv`` table: the
+    mean over its cells of ours and the paper's, and how many cells it has."""
+    lines = []
+    # Tables published before the selections were named call the full-data one "oracle".
+    versus = versus.replace({"protocol": {"oracle": "full_data_oracle"}})
+    for (protocol, metric), part in versus.groupby(["protocol", "metric"], sort=False):
+        ran = part.dropna(subset=["ours"])
+        if ran.empty:
+            lines.append(f"- {metric}, selection `{protocol}`: not run.")
+            continue
+        ours, paper = ran["ours"].mean(), ran["paper"].mean()
+        lines.append(
+            f"- test {metric}, selection `{protocol}`: {ours:.2f} against the paper's "
+            f"{paper:.2f} ({ours - paper:+.2f}), mean over {len(ran)} cells."
+        )
+    return "\n".join(lines) + "\n"
+
+
+def cost_table(runs: pd.DataFrame) -> str:
+    """Markdown: CPU and wall hours and commits of every published run, and the total."""
+    lines = ["| run | commit | CPU hours | wall hours |", "|---|---|---|---|"]
+    for row in runs.itertuples(index=False):
+        lines.append(f"| {row.run} | {row.commit} | {row.cpu_hours:.2f} | {row.wall_hours:.2f} |")
+    lines.append(
+        f"| **total** | {runs['commit'].nunique()} commits | {runs['cpu_hours'].sum():.2f} "
+        f"| {runs['wall_hours'].sum():.2f} |"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def blocks(measured) -> dict[str, str]:
+    """Every headline block, by name, from the committed files under ``measured``."""
+    measured = Path(measured)
+    lsdcl = measured / "lsdcl"
+    versus = pd.read_csv(lsdcl / "lsdcl_vs_paper.tsv", sep="\t")
+    return {
+        "lsdcl-acc": cells_table(versus, "lsdcl", "acc"),
+        "lsdcl-nmi": cells_table(versus, "lsdcl", "nmi"),
+        "lsdcl-crossval": crossval_line(
+            pd.read_csv(lsdcl / "lsdcl_crossval_vs_paper.tsv", sep="\t")
+        ),
+        "lsdcl-cost": cost_table(pd.read_csv(lsdcl / "runs.tsv", sep="\t")),
+    }
+
+
+def render_page(text: str, made: dict[str, str]) -> str:
+    """``text`` with every headline block replaced by its generated content."""
+    unknown = [name for name in _BLOCK.findall(text) if name[0] not in made]
+    if unknown:
+        raise ValueError(f"headline: unknown blocks {[u[0] for u in unknown]}")
+    return _BLOCK.sub(
+        lambda m: f"<!-- headline: {m.group(1)} -->\n{made[m.group(1)]}<!-- end headline -->",
+        text,
+    )
+
+
+def check_page(text: str, made: dict[str, str]) -> list[str]:
+    """The names of the page's blocks that differ from the generated ones, and of the
+    generated blocks the page lacks."""
+    found = dict(_BLOCK.findall(text))
+    stale = [name for name, body in found.items() if made.get(name) != body]
+    return stale + [name for name in made if name not in found]
+
+
+def main(argv=None) -> None:
+    page = Path((argv or sys.argv[1:])[0])
+    page.write_text(render_page(page.read_text(), blocks(page.parent)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""Per-job provenance: the commit and code hash each job ran at (issue #29 item 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pandas as pd
+import pytest
+from snakemake_cli import ROOT, needs_snakemake, snakemake_cmd, write_config
+
+from ufsbench import joblog, provenance
+from ufsbench.methods.registry import REGISTRY
+
+
+def git(cwd, *args) -> str:
+    out = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def make_checkout(tmp_path):
+    """A git checkout holding a copy of the library, committed once."""
+    repo = tmp_path / "checkout"
+    shutil.copytree(ROOT / "src" / "ufsbench", repo / "src" / "ufsbench")
+    git(tmp_path, "init", "-q", str(repo))
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    return repo
+
+
+def test_setup_logs_the_commit_code_and_versions(tmp_path):
+    log = joblog.setup(tmp_path / "job.log", code="abc123")
+    log.info("work")
+    record = provenance.read_log_record(tmp_path / "job.log")
+    assert record["commit"] == provenance.code_commit()[0]
+    assert record["code"] == "abc123"
+    assert record["versions"]["numpy"] == __import__("numpy").__version__
+    first = (tmp_path / "job.log").read_text().splitlines()[0]
+    assert provenance.parse_record(first) == record
+
+
+def test_code_commit_is_the_library_checkout_head(tmp_path):
+    repo = make_checkout(tmp_path)
+    lib = repo / "src" / "ufsbench"
+    assert provenance.code_commit(lib) == (git(repo, "rev-parse", "HEAD"), 0)
+    (lib / "api.py").write_text((lib / "api.py").read_text() + "\n# edited\n")
+    assert provenance.code_commit(lib)[1] == 1
+
+
+def test_code_commit_outside_git_is_unknown(tmp_path):
+    assert provenance.code_commit(tmp_path) == ("unknown", 0)
+
+
+def write_log(path, record):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"2026-01-01 INFO {provenance.format_record(record)}\nsecond line\n")
+
+
+def test_job_records_are_read_from_the_log_tree(tmp_path):
+    base = {"modified": 0, "versions": {"numpy": "2.0"}}
+    write_log(tmp_path / "select/wine/ndfs/c0.log", {**base, "commit": "aaa", "code": "h1"})
+    write_log(tmp_path / "select/wine/ndfs/c1.log", {**base, "commit": "bbb", "code": "h1"})
+    write_log(tmp_path / "blufs/stage2/wine/ndfs/part0.log", {**base, "commit": "aaa"})
+    write_log(tmp_path / "aggregate.log", {**base, "commit": "aaa"})
+    (tmp_path / "select/wine/ndfs/old.log").write_text("a log without a record\n")
+    jobs = provenance.read_job_records(tmp_path)
+    assert len(jobs) == 4
+    stages = dict(zip(jobs["job"], jobs["stage"], strict=True))
+    assert stages == {"c0": "select", "c1": "select", "part0": "blufs/stage2", "aggregate": ""}
+    stage2 = jobs[jobs["job"] == "part0"].iloc[0]
+    assert (stage2["dataset"], stage2["method"]) == ("wine", "ndfs")
+    assert provenance.distinct_commits(jobs) == ["aaa", "bbb"]
+    summary = provenance.summarise_jobs(jobs)
+    assert summary["jobs"].sum() == 4
+    assert provenance.distinct_commits(summary) == ["aaa", "bbb"]
+    assert provenance.distinct_versions(jobs) == [{"numpy": "2.0"}]
+
+
+def test_stale_cells_flag_method_code_changed_since():
+    jobs = pd.DataFrame(
+        {
+            "stage": ["select", "select", "crossval", "evaluate"],
+            "dataset": ["wine"] * 4,
+            "method": ["ndfs", "mcfs", "ndfs", "ndfs"],
+            "commit": ["aaa"] * 4,
+            "modified": [0] * 4,
+            "code": ["new", "old", "newEVAL", "evalhash"],
+            "jobs": [1, 1, 1, 1],
+        }
+    )
+    flagged = provenance.stale_cells(jobs, {"ndfs": "new", "mcfs": "now"})
+    # evaluate jobs do not run the method: their code is not the method's
+    assert list(flagged["stage"]) == ["select", "select", "crossval"]
+    assert list(flagged["stale"]) == [False, True, False]
+
+
+def test_method_hashes_are_the_workflow_select_params():
+    code = provenance.workflow_codebase(scripts=ROOT / "workflow" / "scripts")
+    hashes = provenance.method_hashes(code, ["ndfs", "not_a_method"])
+    assert hashes == {"ndfs": code.hash("api.py", f"methods/{REGISTRY['ndfs'].module}.py")}
+
+
+TINY = {
+    "datasets": ["wine"],
+    "feature_counts": {"wine": [2, 4]},
+    "methods": {"lapscore": {"t": [1.0]}},
+    "evaluation": {"repeats": 2},
+}
+
+
+@pytest.mark.slow
+@needs_snakemake
+def test_jobs_record_their_commit_and_a_new_commit_reruns_nothing(tmp_path):
+    repo = make_checkout(tmp_path)
+    first = git(repo, "rev-parse", "HEAD")
+    workdir = tmp_path / "run"
+    workdir.mkdir()
+    write_config(workdir, TINY)
+    env = {**os.environ, "PYTHONPATH": str(repo / "src")}
+
+    def snakemake(*args):
+        cmd = snakemake_cmd(workdir, "--cores", "1", *args)
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+        return out.stdout + out.stderr
+
+    snakemake()
+    logs = workdir / "logs" / "default"
+    jobs = provenance.read_job_records(logs)
+    select = jobs[(jobs["stage"] == "select") & (jobs["method"] == "lapscore")]
+    assert len(select) == 1 and set(jobs["commit"]) == {first}
+    lib = repo / "src" / "ufsbench"
+    now = provenance.method_hashes(
+        provenance.workflow_codebase(lib, ROOT / "workflow" / "scripts"), ["lapscore"]
+    )
+    assert select["code"].iloc[0] == now["lapscore"]
+    # A new commit changes no param: nothing re-runs and the logs keep the first commit.
+    git(
+        repo,
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "two",
+    )
+    assert "Nothing to be done" in snakemake("-n")
+    summary, info = provenance.run_provenance(logs)
+    assert info["job_commits"] == [first] and info["jobs_recorded"] == len(jobs)
+    assert not provenance.stale_cells(summary, now)["stale"].any()
+    # Editing the method's code makes its published cells stale.
+    module = lib / "methods" / f"{REGISTRY['lapscore'].module}.py"
+    module.write_text(module.read_text() + "\nassert True\n")
+    later = provenance.method_hashes(
+        provenance.workflow_codebase(lib, ROOT / "workflow" / "scripts"), ["lapscore"]
+    )
+    assert later != now
+    assert provenance.stale_cells(summary, later)["stale"].all()
+    assert json.loads(json.dumps(info))["versions"]
