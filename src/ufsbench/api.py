@@ -8,7 +8,7 @@ import numpy as np
 
 from .graph import check_graph, knn_graph
 from .methods.base import Selection
-from .methods.registry import get_method
+from .methods.external import resolve_method
 from .validation import (
     check_graph_weights,
     check_method_input,
@@ -39,7 +39,7 @@ def check_feature_counts(feature_counts, n_features: int) -> list[int] | None:
 
 def rank_features(
     X,
-    method: str,
+    method,
     *,
     graph=None,
     n_clusters: int | None = None,
@@ -53,8 +53,10 @@ def rank_features(
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
-    method : str
-        A name from :data:`ufsbench.methods.REGISTRY` (e.g. ``"lapscore"``, ``"ndfs"``).
+    method : str or callable
+        A name from :data:`ufsbench.methods.REGISTRY` (e.g. ``"lapscore"``, ``"ndfs"``),
+        the name of an installed ``ufsbench.methods`` entry point, a ``"module:function"``
+        path, or a function that follows the contract of docs/own-method.md.
     graph : sparse matrix of shape (n_samples, n_samples), default=None
         Symmetric sample affinity for graph-based methods. When None, a k-NN graph is
         built with ``n_neighbors`` and the method's ``weight``/``t`` parameters.
@@ -83,14 +85,14 @@ def rank_features(
     >>> rank_features(X, "maxvariance").ranking[0]
     np.int64(1)
     """
-    spec = get_method(method)
+    spec = resolve_method(method)
     X = check_method_input(X)  # the input checks every method shares (ufsbench.validation)
     n, d = X.shape
     checked = spec.check_params(params)
     graph_params, hyper = spec.split_graph_params(checked)
     counts = check_feature_counts(feature_counts, d)
     if spec.needs_n_clusters:
-        n_clusters = check_n_clusters(n_clusters, n, method)
+        n_clusters = check_n_clusters(n_clusters, n, spec.name)
     if spec.graph is not None:
         if graph is None:
             graph = check_graph_weights(knn_graph(X, n_neighbors, **graph_params), graph_params)
@@ -108,5 +110,5 @@ def rank_features(
     seconds = time.perf_counter() - start
     ranking = np.asarray(selection.ranking)
     if sorted(ranking.tolist()) != list(range(d)):
-        raise RuntimeError(f"method {method!r} returned a ranking that is not a permutation")
+        raise RuntimeError(f"method {spec.name!r} returned a ranking that is not a permutation")
     return selection.with_seconds(seconds)

@@ -8,6 +8,7 @@ from snakemake.utils import validate
 from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
 from ufsbench.codehash import CodeBase
+from ufsbench.methods.external import ExternalSpec
 from ufsbench.limits import check_plan_size
 from ufsbench.names import check_config_names, inside_run
 from ufsbench.plan import (
@@ -176,7 +177,17 @@ def method_code(wildcards):
 
 @functools.cache
 def _method_code(method):
-    return code_hash("api.py", f"methods/{PLAN.specs[method].module}.py")
+    spec = PLAN.specs[method]
+    if isinstance(spec, ExternalSpec):  # outside the library: its source file's content
+        return f"{code_hash('api.py', 'methods/external.py')}+{spec.source_sha256}"
+    return code_hash("api.py", f"methods/{spec.module}.py")
+
+
+def method_target(wildcards):
+    """What the select job passes to rank_features: the name of a built-in method,
+    the "module:function" path of one from outside the library."""
+    spec = PLAN.specs[wildcards.method]
+    return spec.target if isinstance(spec, ExternalSpec) else wildcards.method
 
 
 def all_scores():

@@ -21,7 +21,7 @@ from pathlib import Path
 from .params import MethodSpec
 
 # Modules of this package that are not methods.
-_NOT_METHODS = {"base", "catalogue", "params", "registry"}
+_NOT_METHODS = {"base", "catalogue", "external", "params", "registry"}
 
 
 def discover() -> dict[str, MethodSpec]:
