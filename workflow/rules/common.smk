@@ -8,6 +8,7 @@ from snakemake.utils import validate
 from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
 from ufsbench.codehash import CodeBase
+from ufsbench.localdata import local_datasets
 from ufsbench.methods.external import ExternalSpec
 from ufsbench.limits import check_plan_size
 from ufsbench.names import check_config_names, inside_run
@@ -68,6 +69,8 @@ REGISTRY_PATH = str(
     config.get("dataset_registry") or PROJECT / "config" / "datasets.yaml"
 )
 REGISTRY = load_registry(REGISTRY_PATH)
+# Datasets from local files by path (config local_datasets; docs/own-data.md).
+REGISTRY.update(local_datasets(config.get("local_datasets"), PROJECT, REGISTRY))
 if config.get("unavailable", "fetch") == "skip":
     config["datasets"] = available_datasets(
         config["datasets"],
