@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.io import savemat
+from snakemake_cli import needs_snakemake, run_snakemake, write_config
 
 from ufsbench.data import load_dataset, normalize
 from ufsbench.datasets import content_fields, load_registry
@@ -149,3 +150,27 @@ def test_parquet_reads_or_says_what_is_missing(files):
         return
     entry = local_datasets({"d": {"path": "d.parquet", "label": "kind"}}, files, {})["d"]
     np.testing.assert_array_equal(load_dataset(entry)[0], X)
+
+
+@pytest.mark.slow
+@needs_snakemake
+def test_workflow_reruns_a_local_dataset_when_its_content_changes(tmp_path):
+    data = write_csv(tmp_path / "mine.csv")
+    config = {
+        "datasets": ["mine"],
+        "local_datasets": {"mine": {"path": str(data), "label": "kind"}},
+        "methods": {"allfea": {}, "maxvariance": {}},
+        "evaluation": {"repeats": 2},
+    }
+    write_config(tmp_path, config)
+    run_snakemake(tmp_path, "--cores", "1")
+    summary = (tmp_path / "results" / "default" / "tables" / "summary.tsv").read_text()
+    assert "mine" in summary
+    data.touch()
+    result = run_snakemake(tmp_path, "-n", "--max-checksum-file-size", "0")
+    assert "Nothing to be done" in result.stdout + result.stderr
+    write_csv(data, X=X + RNG.normal(size=X.shape))
+    result = run_snakemake(tmp_path, "-n")
+    output = result.stdout + result.stderr
+    assert re.search(r"rule normalize:\n(.*\n){0,6}\s+wildcards: dataset=mine", output), output
+    assert "Params have changed" in output or "params" in output.lower()

@@ -69,8 +69,9 @@ REGISTRY_PATH = str(
     config.get("dataset_registry") or PROJECT / "config" / "datasets.yaml"
 )
 REGISTRY = load_registry(REGISTRY_PATH)
-# Datasets from local files by path (config local_datasets; docs/own-data.md).
-REGISTRY.update(local_datasets(config.get("local_datasets"), PROJECT, REGISTRY))
+# Datasets from local files by path, relative to the working directory (config
+# local_datasets; docs/own-data.md).
+REGISTRY.update(local_datasets(config.get("local_datasets"), Path.cwd(), REGISTRY))
 if config.get("unavailable", "fetch") == "skip":
     config["datasets"] = available_datasets(
         config["datasets"],
