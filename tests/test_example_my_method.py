@@ -77,14 +77,16 @@ def example_run(tmp_path_factory):
 
 def test_the_method_appears_in_every_table(example_run):
     tables = sorted((example_run / "results" / "my_method" / "tables").iterdir())
-    assert {t.name for t in tables} >= {"summary.tsv", "summary.md", "summary.tex", "scores.tsv"}
+    assert {t.name for t in tables} >= {
+        "summary.tsv", "summary.md", "summary.tex", "scores.tsv", "leaderboard.md"
+    }  # fmt: skip
     for table in tables:
         assert "mine" in table.read_text(), f"{table.name} lacks the example method"
 
 
 def test_the_method_appears_in_every_figure(example_run):
     figures = sorted((example_run / "results" / "my_method" / "figures").rglob("*.pdf"))
-    assert {f.parent.name for f in figures} == {"wine", "zoo"}
+    assert {f.parent.name for f in figures} == {"wine", "zoo", "leaderboard"}
     for figure in figures:
         text = pdf_text(figure)
         assert "mine" in text and "lapscore" in text.lower(), (figure, text[:500])

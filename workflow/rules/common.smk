@@ -269,7 +269,8 @@ def final_outputs():
     """The targets of the default run: the outputs of the configured tasks."""
     outputs = selection_outputs() if "selection" in TASKS else []
     # css_outputs: workflow/rules/css.smk; clustering_outputs: workflow/rules/clustering.smk
-    return outputs + css_outputs() + clustering_outputs()
+    # leaderboard_outputs: workflow/rules/leaderboard.smk (config leaderboard)
+    return outputs + leaderboard_outputs() + css_outputs() + clustering_outputs()
 
 
 def selection_outputs():
