@@ -10,9 +10,9 @@ import pytest
 from scipy.io import savemat
 from snakemake_cli import needs_snakemake, run_snakemake, write_config
 
-from ufsbench.data import load_dataset, normalize
+from ufsbench.data import normalize
 from ufsbench.datasets import content_fields, load_registry
-from ufsbench.localdata import entry_from_fields, local_datasets
+from ufsbench.localdata import entry_from_fields, load_local_dataset, local_datasets
 from ufsbench.plan import Plan
 
 RNG = np.random.default_rng(0)
@@ -50,12 +50,12 @@ def test_every_format_loads_the_same_arrays(files, name):
     entry = local_datasets({name: SPECS[name]}, files, {})[name]
     assert (entry.n_samples, entry.n_features, entry.n_classes) == (30, 4, 3)
     assert entry.feature_counts == (1, 2, 3)
-    got, y, info = load_dataset(entry)
+    got, y, info = load_local_dataset(entry)
     np.testing.assert_array_equal(got, X)
     # labels recoded 0..c-1 in sorted order of the original values
     assert y.tolist() == [1] * 10 + [0] * 10 + [2] * 10
     # a job rebuilds the entry from the params it gets (content_fields)
-    again, _, _ = load_dataset(entry_from_fields(content_fields(entry)))
+    again, _, _ = load_local_dataset(entry_from_fields(content_fields(entry)))
     np.testing.assert_array_equal(again, X)
 
 
@@ -88,7 +88,7 @@ def test_a_file_changed_after_planning_is_refused(files):
     entry = local_datasets({"d": SPECS["mycsv"]}, files, {})["d"]
     write_csv(files / "d.csv", X=X * 2)
     with pytest.raises(ValueError, match="changed after the run was planned"):
-        load_dataset(entry)
+        load_local_dataset(entry)
 
 
 def test_missing_values_and_constant_columns_get_the_usual_messages(files):
@@ -98,7 +98,7 @@ def test_missing_values_and_constant_columns_get_the_usual_messages(files):
     write_csv(files / "bad.csv", X=bad)
     entry = local_datasets({"bad": {"path": "bad.csv", "label": "kind"}}, files, {})["bad"]
     assert entry.n_missing == 1
-    loaded, _, _ = load_dataset(entry)
+    loaded, _, _ = load_local_dataset(entry)
     with pytest.raises(ValueError, match=re.escape("dataset 'bad': X has 1 NaN values")):
         normalize(loaded, name="bad")
     with pytest.raises(ValueError, match="1 constant feature\\(s\\) \\(columns 2\\)"):
@@ -149,7 +149,7 @@ def test_parquet_reads_or_says_what_is_missing(files):
             local_datasets({"d": {"path": "d.parquet", "label": "kind"}}, files, {})
         return
     entry = local_datasets({"d": {"path": "d.parquet", "label": "kind"}}, files, {})["d"]
-    np.testing.assert_array_equal(load_dataset(entry)[0], X)
+    np.testing.assert_array_equal(load_local_dataset(entry)[0], X)
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ import numpy as np
 
 from .graph import check_graph, knn_graph
 from .methods.base import Selection
-from .methods.external import resolve_method
+from .methods.registry import get_method
 from .validation import (
     check_graph_weights,
     check_method_input,
@@ -39,7 +39,7 @@ def check_feature_counts(feature_counts, n_features: int) -> list[int] | None:
 
 def rank_features(
     X,
-    method,
+    method: str,
     *,
     graph=None,
     n_clusters: int | None = None,
@@ -85,14 +85,14 @@ def rank_features(
     >>> rank_features(X, "maxvariance").ranking[0]
     np.int64(1)
     """
-    spec = resolve_method(method)
+    spec = get_method(method)
     X = check_method_input(X)  # the input checks every method shares (ufsbench.validation)
     n, d = X.shape
     checked = spec.check_params(params)
     graph_params, hyper = spec.split_graph_params(checked)
     counts = check_feature_counts(feature_counts, d)
     if spec.needs_n_clusters:
-        n_clusters = check_n_clusters(n_clusters, n, spec.name)
+        n_clusters = check_n_clusters(n_clusters, n, method)
     if spec.graph is not None:
         if graph is None:
             graph = check_graph_weights(knn_graph(X, n_neighbors, **graph_params), graph_params)
@@ -110,5 +110,5 @@ def rank_features(
     seconds = time.perf_counter() - start
     ranking = np.asarray(selection.ranking)
     if sorted(ranking.tolist()) != list(range(d)):
-        raise RuntimeError(f"method {spec.name!r} returned a ranking that is not a permutation")
+        raise RuntimeError(f"method {method!r} returned a ranking that is not a permutation")
     return selection.with_seconds(seconds)

@@ -63,10 +63,6 @@ def load_dataset(entry: DatasetEntry, raw_path=None):
         path = _need_path(entry, raw_path)
         verify_file(entry, path)  # a hand-placed or damaged file never reaches the results
         X, labels, extra = _load_file(entry, path)
-    elif entry.source == "local":
-        from .localdata import load_local
-
-        X, labels, extra = load_local(entry)
     elif entry.source == "sklearn":
         X, labels, extra = _load_sklearn(entry)
     elif entry.source == "synthetic":

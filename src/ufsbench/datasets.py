@@ -44,10 +44,8 @@ from .origins import Origin, content_digest, parse_origin, prepare_arrays
 
 DEFAULT_REGISTRY = Path(__file__).resolve().parents[2] / "config" / "datasets.yaml"
 
-SOURCES = ("url", "sklearn", "synthetic", "derived", "local")
+SOURCES = ("url", "sklearn", "synthetic", "derived")
 FORMATS = ("arff", "csv", "image_zip", "mat", "mat_zip", "svmlight", "uci_text")
-# Formats of a local file (config local_datasets, ufsbench.localdata), by file suffix.
-LOCAL_FORMATS = ("csv", "tsv", "npz", "mat", "parquet")
 SKLEARN_LOADERS = ("load_wine", "load_iris", "load_breast_cancer", "load_digits")
 GENERATORS = ("planted",)
 TRANSFORMS = ("append_noise", "scale_range", "first_classes", "append_sample_onehot")
@@ -72,14 +70,12 @@ _REQUIRED = {
     "sklearn": {"loader"},
     "synthetic": {"generator", "params"},
     "derived": {"base", "transform", "params"},
-    "local": {"path", "sha256", "format"},
 }
 _OPTIONAL = {
     "url": {"url", "origin", "options", "access"},
     "sklearn": set(),
     "synthetic": set(),
     "derived": set(),
-    "local": {"options"},
 }
 _OPTION_KEYS = {
     "mat": {"x_variable", "y_variable", "multilabel"},
@@ -323,20 +319,6 @@ def _check_entry(name: str, spec) -> DatasetEntry:
             origin=origin,
             options=dict(options),
         )
-    elif source == "local":
-        # a file named by path in the config (ufsbench.localdata), pinned by its sha256
-        if spec["format"] not in LOCAL_FORMATS:
-            raise ValueError(
-                f"{where}: unknown format {spec['format']!r} (known: {', '.join(LOCAL_FORMATS)})"
-            )
-        options = dict(spec.get("options") or {})
-        bad = sorted(set(options) - {"label", "features"})
-        if bad:
-            raise ValueError(f"{where}: unknown option {bad[0]!r} (known: features, label)")
-        kwargs.update(
-            file=str(spec["path"]), sha256=str(spec["sha256"]), format=spec["format"],
-            options=options,
-        )  # fmt: skip
     elif source == "sklearn":
         if spec["loader"] not in SKLEARN_LOADERS:
             raise ValueError(

@@ -3,7 +3,7 @@
 ``local_datasets: {<name>: {path: ..., label: ...}}`` in the config makes ``<name>`` a
 dataset like those of ``config/datasets.yaml`` (docs/own-data.md). The file is read once
 at planning time: its shape, class count and missing values become the entry's (source
-``local``, checked by :func:`ufsbench.datasets.load_registry`'s rules), and its sha256
+``local``, checked with the registry's messages), and its sha256
 pins the content, so a changed file re-runs its jobs and a file changed after planning
 is refused. Formats, by suffix: ``.csv``, ``.tsv``, ``.npz``, ``.mat`` (MATLAB v5) and
 ``.parquet`` (when pandas has a parquet engine installed).
@@ -15,8 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .datasets import LOCAL_FORMATS, DatasetEntry, _check_entry, sha256_file
+from .datasets import DatasetEntry, sha256_file
+from .names import check_name
 
+LOCAL_FORMATS = ("csv", "tsv", "npz", "mat", "parquet")
 SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".npz": "npz", ".mat": "mat", ".parquet": "parquet"}
 KEYS = ("path", "label", "features", "feature_counts", "description")
 
@@ -49,6 +51,7 @@ def local_datasets(specs, base_dir, registry) -> dict[str, DatasetEntry]:
 def local_entry(name: str, spec, base_dir) -> DatasetEntry:
     """The registry entry of one local file (see the module docstring)."""
     where = f"config 'local_datasets.{name}'"
+    check_name("dataset", name, where=where)  # the name becomes a path component
     if not isinstance(spec, dict) or "path" not in spec:
         raise ValueError(f"{where}: expected a mapping with at least 'path', got {spec!r}")
     unknown = sorted(set(spec) - set(KEYS))
@@ -73,22 +76,34 @@ def local_entry(name: str, spec, base_dir) -> DatasetEntry:
         from .data import _recode
 
         n_classes = len(_recode(_Named(name), values)[1])
-    counts = spec.get("feature_counts") or default_feature_counts(X.shape[1])
-    return _check_entry(
-        name,
-        {
-            "description": spec.get("description") or f"local file {path}",
-            "source": "local",
-            "n_samples": X.shape[0],
-            "n_features": X.shape[1],
-            "n_classes": n_classes,
-            "feature_counts": counts,
-            "n_missing": int(np.count_nonzero(~np.isfinite(X))),
-            "path": str(path),
-            "sha256": sha256_file(path),
-            "format": fmt,
-            "options": options,
-        },
+    n_samples, n_features = X.shape
+    where = f"dataset {name!r}"  # the registry's messages (ufsbench.datasets.load_registry)
+    if n_classes is not None and n_classes < 2:
+        raise ValueError(f"{where}: n_classes must be an integer >= 2 or null, found {n_classes}")
+    counts = spec.get("feature_counts") or default_feature_counts(n_features)
+    if (
+        not isinstance(counts, list | tuple)
+        or not all(isinstance(m, int) and not isinstance(m, bool) for m in counts)
+        or not all(1 <= m <= n_features for m in counts)
+        or list(counts) != sorted(set(counts))
+    ):
+        raise ValueError(
+            f"{where}: feature_counts must be increasing integers in 1..{n_features}, "
+            f"found {counts!r}"
+        )
+    return DatasetEntry(
+        name=name,
+        description=str(spec.get("description") or f"local file {path}"),
+        source="local",
+        n_samples=n_samples,
+        n_features=n_features,
+        n_classes=n_classes,
+        feature_counts=tuple(counts),
+        file=str(path),
+        sha256=sha256_file(path),
+        format=fmt,
+        options=options,
+        n_missing=int(np.count_nonzero(~np.isfinite(X))),
     )
 
 
@@ -105,10 +120,13 @@ def entry_from_fields(fields: dict) -> DatasetEntry:
     return DatasetEntry(**kept, description="", feature_counts=())
 
 
-def load_local(entry: DatasetEntry):
-    """``X``, ``(codes, classes)`` or None, and info of a local entry (for load_dataset).
+def load_local_dataset(entry: DatasetEntry):
+    """``X``, ``y`` and ``info`` of a local entry, as :func:`ufsbench.data.load_dataset`
+    gives them for a registry entry, checked against the entry with the same messages.
 
     Refuses a file whose content is not the one planned (its sha256 changed)."""
+    from .data import _check_against_registry, _recode
+
     where = f"dataset {entry.name!r}"
     path = Path(entry.file)
     if not path.is_file():
@@ -120,11 +138,17 @@ def load_local(entry: DatasetEntry):
             f"now {found}); start the run again"
         )
     X, values = read_arrays(where, entry.format, path, entry.options)
-    if values is None:
-        return X, None, {"path": str(path)}
-    from .data import _recode
-
-    return X, _recode(entry, values), {"path": str(path)}
+    y, classes = _recode(entry, values) if values is not None else (None, [])
+    info = {"name": entry.name, "source": "local", "format": entry.format, "path": str(path)}
+    info["classes"] = list(classes)
+    _check_against_registry(entry, X, y, info)
+    info.update(
+        n_samples=X.shape[0],
+        n_features=X.shape[1],
+        n_classes=entry.n_classes,
+        n_missing=int(np.count_nonzero(~np.isfinite(X))),
+    )
+    return X, y, info
 
 
 def read_arrays(where: str, fmt: str, path: Path, options: dict):

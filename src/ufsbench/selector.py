@@ -10,7 +10,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .api import rank_features
-from .methods.external import resolve_method
+from .methods.registry import get_method
 
 
 class UFSSelector(SelectorMixin, BaseEstimator):
@@ -90,7 +90,7 @@ class UFSSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y=None, graph=None):
         """Rank the features of ``X`` (``y`` is ignored; ``graph`` is an optional affinity)."""
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        spec = resolve_method(self.method)
+        spec = get_method(self.method)
         d = X.shape[1]
         k = self.n_features_to_select
         if k is None:

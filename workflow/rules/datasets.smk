@@ -20,6 +20,14 @@ rule download:
         "../scripts/download.py"
 
 
+def normalize_code(wildcards):
+    """The code a normalize job runs; a local file's (config local_datasets) adds its reader."""
+    code = code_hash("data.py", "datasets.py", "images.py", "synthetic.py", "io.py")
+    if REGISTRY[wildcards.dataset].source == "local":
+        code += "+" + code_hash("localdata.py")
+    return code
+
+
 rule normalize:
     input:
         raw=raw_input,
@@ -37,6 +45,6 @@ rule normalize:
         entry=dataset_params,
         normalize=config["normalize"],
         need_labels=lambda wildcards: wildcards.dataset in PLAN.datasets,
-        code=code_hash("data.py", "datasets.py", "images.py", "synthetic.py", "io.py"),
+        code=normalize_code,
     script:
         "../scripts/normalize.py"

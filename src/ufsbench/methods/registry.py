@@ -41,9 +41,12 @@ def discover() -> dict[str, MethodSpec]:
 REGISTRY: dict[str, MethodSpec] = discover()
 
 
-def get_method(name: str) -> MethodSpec:
-    try:
+def get_method(name) -> MethodSpec:
+    """The spec of a registered method by name; any other method (a spec, a callable, a
+    ``"module:function"`` path, an installed entry point's name) is resolved by
+    :func:`.external.resolve_method`, which says what is wrong with it."""
+    if isinstance(name, str) and name in REGISTRY:
         return REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(REGISTRY))
-        raise ValueError(f"unknown method {name!r} (known: {known})") from None
+    from .external import resolve_method
+
+    return resolve_method(name)
