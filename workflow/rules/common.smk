@@ -130,6 +130,14 @@ def raw_input(wildcards):
     return inside_run([f"data/raw/{entry.name}/{entry.file}"])[0]
 
 
+def normalize_code(wildcards):
+    """The code a normalize job runs; a local file's (config local_datasets) adds its reader."""
+    code = code_hash("data.py", "datasets.py", "images.py", "synthetic.py", "io.py")
+    if REGISTRY[wildcards.dataset].source == "local":
+        return f"{code}+{code_hash('localdata.py')}"
+    return code
+
+
 def dataset_params(wildcards):
     """What the registry says of a dataset's content: editing it re-runs its jobs."""
     return content_fields(REGISTRY[wildcards.dataset])

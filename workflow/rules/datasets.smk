@@ -20,14 +20,6 @@ rule download:
         "../scripts/download.py"
 
 
-def normalize_code(wildcards):
-    """The code a normalize job runs; a local file's (config local_datasets) adds its reader."""
-    code = code_hash("data.py", "datasets.py", "images.py", "synthetic.py", "io.py")
-    if REGISTRY[wildcards.dataset].source == "local":
-        code += "+" + code_hash("localdata.py")
-    return code
-
-
 rule normalize:
     input:
         raw=raw_input,
