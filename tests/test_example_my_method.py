@@ -23,7 +23,7 @@ from test_cluster import slurm  # noqa: F401  (the real single-node SLURM fixtur
 pytestmark = [pytest.mark.slow, needs_snakemake]
 
 EXAMPLE = ROOT / "examples" / "my_method"
-SUMMARY_RULES = {"aggregate", "ttest", "figure_curves", "figure_convergence", "all"}
+SUMMARY_RULES = {"aggregate", "ttest", "leaderboard", "figure_curves", "figure_convergence", "all"}
 
 
 def pdf_text(path) -> str:
