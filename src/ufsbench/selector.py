@@ -103,7 +103,7 @@ class UFSSelector(SelectorMixin, BaseEstimator):
         hyper = dict(self._hyper)
         selection = rank_features(
             X,
-            spec,
+            self.method if isinstance(self.method, str) else spec,
             graph=graph,
             n_clusters=self.n_clusters,
             random_state=self.random_state,
