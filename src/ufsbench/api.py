@@ -53,8 +53,10 @@ def rank_features(
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
-    method : str
-        A name from :data:`ufsbench.methods.REGISTRY` (e.g. ``"lapscore"``, ``"ndfs"``).
+    method : str or callable
+        A name from :data:`ufsbench.methods.REGISTRY` (e.g. ``"lapscore"``, ``"ndfs"``),
+        the name of an installed ``ufsbench.methods`` entry point, a ``"module:function"``
+        path, or a function that follows the contract of docs/own-method.md.
     graph : sparse matrix of shape (n_samples, n_samples), default=None
         Symmetric sample affinity for graph-based methods. When None, a k-NN graph is
         built with ``n_neighbors`` and the method's ``weight``/``t`` parameters.

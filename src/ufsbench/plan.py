@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .limits import check_plan_size
+from .methods.external import resolve_method
 from .methods.params import GRAPH_PARAMS, MethodSpec
-from .methods.registry import get_method
 from .seeding import derive_seed
 
 PROTOCOLS = ("oracle", "default")
@@ -121,7 +121,8 @@ def typed_overrides(config: dict, overrides: dict | None) -> dict:
     return result
 
 
-RESERVED_KEYS = ("datasets", "chunk_size")  # a method's config keys that are not parameters
+# A method's config keys that are not parameters.
+RESERVED_KEYS = ("datasets", "chunk_size", "callable")
 
 
 class MethodOptions(NamedTuple):
@@ -142,6 +143,7 @@ def split_method_options(method: str, grid, registry) -> MethodOptions:
     its jobs stay short and a stopped run loses little; setting ids do not depend on it.
     """
     grid = dict(grid or {})
+    grid.pop("callable", None)  # which function runs: see method_spec
     only = grid.pop("datasets", None)
     size = grid.pop("chunk_size", None)
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
@@ -190,6 +192,15 @@ def expand_grid(method: str, grid: dict) -> list[dict]:
     ]
 
 
+def method_spec(name: str, entry) -> MethodSpec:
+    """The spec of the config's method ``name``: its ``callable: "module:function"``
+    when the entry gives one, else the built-in method or the installed
+    ``ufsbench.methods`` entry point of that name (docs/own-method.md). Imports the
+    function and checks its signature, so a wrong one fails before any job runs."""
+    target = entry.get("callable") if isinstance(entry, dict) else None
+    return resolve_method(name, name=name, target=target)
+
+
 class Plan:
     """The run described by a validated config and the dataset registry.
 
@@ -225,7 +236,7 @@ class Plan:
         self.method_chunk_size: dict[str, int] = {}
         grids = {}
         for name, entry in config["methods"].items():
-            self.specs[name] = get_method(name)
+            self.specs[name] = method_spec(name, entry)
             grids[name], only, size = split_method_options(name, entry, registry)
             self.method_datasets[name] = [d for d in self.datasets if only is None or d in only]
             self.method_chunk_size[name] = run_chunk_size if size is None else size
@@ -310,7 +321,7 @@ class Plan:
         return self._grid_size(draws, grids[draws])
 
     def _grid_size(self, method, grid) -> int:
-        spec = get_method(method)
+        spec = self.specs[method]
         base = self._graph_defaults(spec)
         return len(
             {setting_id(spec.check_params({**base, **p})) for p in expand_grid(method, grid or {})}

@@ -18,9 +18,10 @@ class UFSSelector(SelectorMixin, BaseEstimator):
 
     Parameters
     ----------
-    method : str, default="lapscore"
+    method : str or callable, default="lapscore"
         Registry name (``ufsbench.REGISTRY``): allfea, random, maxvariance, lapscore,
-        spec, mcfs, udfs, ndfs, ...
+        spec, mcfs, udfs, ndfs, ...; or a ``"module:function"`` path, an installed
+        ``ufsbench.methods`` entry point's name, or a function (docs/own-method.md).
     n_features_to_select : int, default=None
         Number of features kept; None keeps half of them (rounded down, at least one).
         More than the data has raises ``ValueError`` at ``fit``.
@@ -89,7 +90,7 @@ class UFSSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y=None, graph=None):
         """Rank the features of ``X`` (``y`` is ignored; ``graph`` is an optional affinity)."""
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        get_method(self.method)
+        spec = get_method(self.method)
         d = X.shape[1]
         k = self.n_features_to_select
         if k is None:
@@ -100,10 +101,9 @@ class UFSSelector(SelectorMixin, BaseEstimator):
             raise ValueError(f"cannot select {k} features: X has {d} features")
         n_neighbors = min(self.n_neighbors, X.shape[0] - 1)
         hyper = dict(self._hyper)
-        spec = get_method(self.method)
         selection = rank_features(
             X,
-            self.method,
+            self.method if isinstance(self.method, str) else spec,
             graph=graph,
             n_clusters=self.n_clusters,
             random_state=self.random_state,

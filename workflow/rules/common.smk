@@ -8,6 +8,8 @@ from snakemake.utils import validate
 from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
 from ufsbench.codehash import CodeBase
+from ufsbench.localdata import local_datasets
+from ufsbench.methods.external import ExternalSpec
 from ufsbench.limits import check_plan_size
 from ufsbench.names import check_config_names, inside_run
 from ufsbench.plan import (
@@ -67,6 +69,9 @@ REGISTRY_PATH = str(
     config.get("dataset_registry") or PROJECT / "config" / "datasets.yaml"
 )
 REGISTRY = load_registry(REGISTRY_PATH)
+# Datasets from local files by path, relative to the working directory (config
+# local_datasets; docs/own-data.md).
+REGISTRY.update(local_datasets(config.get("local_datasets"), Path.cwd(), REGISTRY))
 if config.get("unavailable", "fetch") == "skip":
     config["datasets"] = available_datasets(
         config["datasets"],
@@ -125,6 +130,14 @@ def raw_input(wildcards):
     return inside_run([f"data/raw/{entry.name}/{entry.file}"])[0]
 
 
+def normalize_code(wildcards):
+    """The code a normalize job runs; a local file's (config local_datasets) adds its reader."""
+    code = code_hash("data.py", "datasets.py", "images.py", "synthetic.py", "io.py")
+    if REGISTRY[wildcards.dataset].source == "local":
+        return f"{code}+{code_hash('localdata.py')}"
+    return code
+
+
 def dataset_params(wildcards):
     """What the registry says of a dataset's content: editing it re-runs its jobs."""
     return content_fields(REGISTRY[wildcards.dataset])
@@ -176,7 +189,17 @@ def method_code(wildcards):
 
 @functools.cache
 def _method_code(method):
-    return code_hash("api.py", f"methods/{PLAN.specs[method].module}.py")
+    spec = PLAN.specs[method]
+    if isinstance(spec, ExternalSpec):  # outside the library: its source file's content
+        return f"{code_hash('api.py', 'methods/external.py')}+{spec.source_sha256}"
+    return code_hash("api.py", f"methods/{spec.module}.py")
+
+
+def method_target(wildcards):
+    """What the select job passes to rank_features: the name of a built-in method,
+    the "module:function" path of one from outside the library."""
+    spec = PLAN.specs[wildcards.method]
+    return spec.target if isinstance(spec, ExternalSpec) else wildcards.method
 
 
 def all_scores():
@@ -254,7 +277,8 @@ def final_outputs():
     """The targets of the default run: the outputs of the configured tasks."""
     outputs = selection_outputs() if "selection" in TASKS else []
     # css_outputs: workflow/rules/css.smk; clustering_outputs: workflow/rules/clustering.smk
-    return outputs + css_outputs() + clustering_outputs()
+    # leaderboard_outputs: workflow/rules/leaderboard.smk (config leaderboard)
+    return outputs + leaderboard_outputs() + css_outputs() + clustering_outputs()
 
 
 def selection_outputs():

@@ -37,6 +37,6 @@ rule normalize:
         entry=dataset_params,
         normalize=config["normalize"],
         need_labels=lambda wildcards: wildcards.dataset in PLAN.datasets,
-        code=code_hash("data.py", "datasets.py", "images.py", "synthetic.py", "io.py"),
+        code=normalize_code,
     script:
         "../scripts/normalize.py"

@@ -17,7 +17,7 @@ rule select:
         mem_mb=select_mem_mb,
         runtime=select_runtime,
     params:
-        method="{method}",
+        method=method_target,
         jobs=select_jobs,
         n_clusters=n_clusters_of,
         feature_counts=feature_counts_of,

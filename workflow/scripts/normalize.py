@@ -6,10 +6,15 @@ from ufsbench import joblog
 from ufsbench.data import load_dataset, normalize
 from ufsbench.datasets import load_registry
 from ufsbench.io import save_data
+from ufsbench.localdata import entry_from_fields, load_local_dataset
 
 log = joblog.setup(snakemake.log[0])
-entry = load_registry(snakemake.params.registry)[snakemake.wildcards.dataset]
-X, y, info = load_dataset(entry, snakemake.input.raw or None)
+if snakemake.params.entry["source"] == "local":  # a file named in config local_datasets
+    entry = entry_from_fields(snakemake.params.entry)
+    X, y, info = load_local_dataset(entry)
+else:
+    entry = load_registry(snakemake.params.registry)[snakemake.wildcards.dataset]
+    X, y, info = load_dataset(entry, snakemake.input.raw or None)
 X, report = normalize(X, name=entry.name, **snakemake.params.normalize)
 log.info("dataset %r: X %s, %s; %s", entry.name, X.shape, snakemake.params.normalize, report)
 if y is None:

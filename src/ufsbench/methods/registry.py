@@ -28,7 +28,7 @@ from pathlib import Path
 from .params import MethodSpec
 
 # Modules of this package that are not methods.
-_NOT_METHODS = {"base", "catalogue", "params", "registry"}
+_NOT_METHODS = {"base", "catalogue", "external", "params", "registry"}
 
 
 def _method_modules() -> list[str]:
@@ -78,16 +78,21 @@ def _likely_modules(name: str) -> list[str]:
     ]
 
 
-def get_method(name: str) -> MethodSpec:
-    registry = globals().get("REGISTRY")
-    if registry is None:
-        for module_name in _likely_modules(name):
-            spec = _declared_in(module_name).get(name)
-            if spec is not None:
-                return spec
-        registry = __getattr__("REGISTRY")
-    try:
-        return registry[name]
-    except KeyError:
-        known = ", ".join(sorted(registry))
-        raise ValueError(f"unknown method {name!r} (known: {known})") from None
+def get_method(name) -> MethodSpec:
+    """The spec of a registered method by name; any other method (a spec, a callable, a
+    ``"module:function"`` path, an installed entry point's name) is resolved by
+    :func:`.external.resolve_method`, which says what is wrong with it. A built-in name
+    imports only the module that declares it (the full registry is built on demand)."""
+    if isinstance(name, str):
+        registry = globals().get("REGISTRY")
+        if registry is None:
+            for module_name in _likely_modules(name):
+                spec = _declared_in(module_name).get(name)
+                if spec is not None:
+                    return spec
+            registry = __getattr__("REGISTRY")
+        if name in registry:
+            return registry[name]
+    from .external import resolve_method
+
+    return resolve_method(name)

@@ -1,0 +1,1 @@
+"""An example unsupervised feature-selection method that lives outside ufsbench."""

@@ -1,0 +1,168 @@
+"""End to end: examples/my_method through the real snakemake CLI (issue #28 item 4).
+
+The example package is copied to a scratch folder and put on PYTHONPATH, as
+docs/own-method.md tells users to; the method must appear in every table and figure,
+and editing its source must re-run exactly its jobs and what summarises them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import MIRROR
+from snakemake_cli import ROOT, needs_snakemake, snakemake_cmd
+from test_cluster import slurm  # noqa: F401  (the real single-node SLURM fixture)
+
+pytestmark = [pytest.mark.slow, needs_snakemake]
+
+EXAMPLE = ROOT / "examples" / "my_method"
+SUMMARY_RULES = {"aggregate", "ttest", "leaderboard", "figure_curves", "figure_convergence", "all"}
+
+
+def pdf_text(path) -> str:
+    """The text a matplotlib PDF draws (its TJ/Tj strings, kerning removed)."""
+    data = Path(path).read_bytes()
+    text = []
+    for match in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
+        try:
+            stream = zlib.decompress(match.group(1))
+        except zlib.error:
+            continue
+        for array in re.findall(rb"\[(.*?)\]\s*TJ", stream, re.S):
+            text.append(b"".join(re.findall(rb"\(((?:\\.|[^\\)])*)\)", array)))
+        text.extend(re.findall(rb"\(((?:\\.|[^\\)])*)\)\s*Tj", stream))
+    return b"\n".join(text).decode("latin-1").replace("\\", "")
+
+
+def run(workdir, *args, check=True):
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{workdir / 'pkg'}"}
+    cmd = snakemake_cmd(workdir, *args)
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
+    if check and result.returncode != 0:
+        pytest.fail(f"{' '.join(cmd)} failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
+    return result.stdout + result.stderr
+
+
+def planned_jobs(output: str) -> list[tuple[str, str]]:
+    jobs, rule = [], None
+    for line in output.splitlines():
+        match = re.match(r"^(?:local)?rule (\w+):", line.strip())
+        if match:
+            rule = match.group(1)
+            jobs.append((rule, ""))
+        elif rule and line.strip().startswith("wildcards:"):
+            jobs[-1] = (rule, line.strip())
+    return jobs
+
+
+@pytest.fixture(scope="module")
+def example_run(tmp_path_factory):
+    if not (MIRROR / "MANIFEST.tsv").is_file():
+        pytest.skip(f"dataset mirror not found at {MIRROR} (set UFSBENCH_MIRROR)")
+    workdir = tmp_path_factory.mktemp("example")
+    shutil.copytree(EXAMPLE / "my_ufs", workdir / "pkg" / "my_ufs")
+    config = yaml.safe_load((EXAMPLE / "config.yaml").read_text())
+    config["mirror"] = str(MIRROR)
+    (workdir / "config.yaml").write_text(yaml.safe_dump(config))
+    run(workdir, "--cores", "2")
+    return workdir
+
+
+def test_the_method_appears_in_every_table(example_run):
+    tables = sorted((example_run / "results" / "my_method" / "tables").iterdir())
+    assert {t.name for t in tables} >= {
+        "summary.tsv", "summary.md", "summary.tex", "scores.tsv", "leaderboard.md"
+    }  # fmt: skip
+    for table in tables:
+        assert "mine" in table.read_text(), f"{table.name} lacks the example method"
+
+
+def test_the_method_appears_in_every_figure(example_run):
+    figures = sorted((example_run / "results" / "my_method" / "figures").rglob("*.pdf"))
+    assert {f.parent.name for f in figures} == {"wine", "zoo", "leaderboard"}
+    for figure in figures:
+        text = pdf_text(figure)
+        assert "mine" in text and "lapscore" in text.lower(), (figure, text[:500])
+
+
+def test_editing_the_method_reruns_only_its_jobs_and_the_tables(example_run):
+    assert "Nothing to be done" in run(example_run, "-n")
+    source = example_run / "pkg" / "my_ufs" / "selectors.py"
+    original = source.read_text()
+    source.write_text(original.replace("spread**alpha", "spread**alpha * 2.0"))
+    try:
+        jobs = planned_jobs(run(example_run, "-n"))
+    finally:
+        source.write_text(original)
+    per_method = [(rule, wc) for rule, wc in jobs if rule in ("select", "evaluate")]
+    assert sorted(rule for rule, _ in per_method) == ["evaluate"] * 2 + ["select"] * 2
+    assert all("method=mine" in wc for _, wc in per_method), per_method
+    assert {rule for rule, _ in jobs} - {"select", "evaluate"} <= SUMMARY_RULES
+    assert "aggregate" in {rule for rule, _ in jobs}
+    # the restored source has the recorded hash again: nothing to do
+    assert "Nothing to be done" in run(example_run, "-n")
+
+
+def test_a_missing_module_fails_before_any_job(example_run, tmp_path):
+    config = yaml.safe_load((example_run / "config.yaml").read_text())
+    config["methods"]["mine"]["callable"] = "my_ufs.nowhere:graph_smoothness"
+    config["experiment"] = "broken"
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+    (tmp_path / "pkg").symlink_to(example_run / "pkg")
+    result = subprocess.run(
+        snakemake_cmd(tmp_path, "--cores", "1"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{tmp_path / 'pkg'}"},
+    )
+    assert result.returncode != 0
+    assert "cannot import module 'my_ufs.nowhere'" in result.stdout + result.stderr
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.slurm
+@pytest.mark.usefixtures("slurm")
+def test_example_runs_unchanged_under_the_slurm_profile(example_run, tmp_path):
+    """The same config and PYTHONPATH with --workflow-profile profiles/slurm on a real
+    single-node SLURM: the jobs import the outside method, and the tables and figures
+    are the local run's, byte for byte."""
+    workdir = tmp_path / "slurm"
+    workdir.mkdir()
+    shutil.copy(example_run / "config.yaml", workdir / "config.yaml")
+    shutil.copytree(example_run / "pkg", workdir / "pkg")
+    # No accounting database on the test node: job states come from squeue.
+    run(
+        workdir,
+        "--workflow-profile",
+        str(ROOT / "profiles" / "slurm"),
+        "--jobs",
+        "4",
+        "--cores",
+        "2",
+        "--default-resources",
+        "slurm_partition=debug",
+        "mem_mb=1000",
+        "runtime=30",
+        "cpus_per_task=1",
+        "--slurm-status-command",
+        "squeue",
+        "--slurm-init-seconds-before-status-checks",
+        "5",
+    )
+    log = "\n".join(p.read_text() for p in (workdir / ".snakemake" / "log").glob("*.log"))
+    assert "slurm" in log.lower()
+    for name in ("tables", "figures"):
+        ours = workdir / "results" / "my_method" / name
+        local = example_run / "results" / "my_method" / name
+        files = sorted(str(p.relative_to(local)) for p in local.rglob("*") if p.is_file())
+        assert files == sorted(str(p.relative_to(ours)) for p in ours.rglob("*") if p.is_file())
+        differ = [f for f in files if (ours / f).read_bytes() != (local / f).read_bytes()]
+        assert not differ, f"{name}: {differ} differ from the local run"

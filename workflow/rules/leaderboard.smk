@@ -1,0 +1,32 @@
+# The leaderboard over datasets (config `leaderboard`); functions in leaderboard_common.smk.
+
+
+localrules:
+    leaderboard,
+
+
+rule leaderboard:
+    input:
+        res("tables/summary.tsv"),
+    output:
+        tsv=res("tables/leaderboard.tsv"),
+        md=report(
+            res("tables/leaderboard.md"),
+            caption="../report/leaderboard.rst",
+            category="Tables",
+            labels={"table": "leaderboard"},
+        ),
+        figures=leaderboard_figures("png"),
+        pdfs=leaderboard_figures("pdf"),
+    log:
+        logs("leaderboard.log"),
+    conda:
+        "../envs/ufsbench.yaml"
+    threads: 1
+    params:
+        protocols=PLAN.protocols,
+        metrics=leaderboard_metrics(),
+        alpha=(config.get("leaderboard") or {}).get("alpha", 0.05),
+        code=code_hash("leaderboard.py", "plots.py", "io.py"),
+    script:
+        "../scripts/leaderboard.py"
