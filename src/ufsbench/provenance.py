@@ -30,8 +30,10 @@ import re
 import subprocess
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where tables are read: a job's log line needs none
+    import pandas as pd
 
 LIBRARY = Path(__file__).resolve().parent
 PACKAGES = ("numpy", "scipy", "scikit-learn", "pandas", "threadpoolctl", "snakemake")
@@ -119,6 +121,8 @@ def read_job_records(logs) -> pd.DataFrame:
     """One row per job log under ``logs`` (a run's ``logs/<experiment>``) that holds a
     record; the log's path gives ``stage/dataset/method/job`` (shorter paths leave the
     rest empty). Columns :data:`JOB_COLUMNS`; ``versions`` as sorted JSON."""
+    import pandas as pd
+
     logs = Path(logs)
     rows = []
     for path in sorted(logs.rglob("*.log")) if logs.is_dir() else ():
@@ -147,6 +151,8 @@ def read_job_records(logs) -> pd.DataFrame:
 
 def summarise_jobs(jobs: pd.DataFrame) -> pd.DataFrame:
     """One row per (stage, dataset, method, commit, modified, code) with its job count."""
+    import pandas as pd
+
     keys = ["stage", "dataset", "method", "commit", "modified", "code"]
     if not len(jobs):
         return pd.DataFrame(columns=[*keys, "jobs"])
@@ -231,6 +237,8 @@ def run_provenance(logs) -> tuple[pd.DataFrame, dict]:
 def published_provenance(runs: dict, current: dict[str, str]) -> pd.DataFrame:
     """The job groups of every published run (``{run name: summarise_jobs table}``) with
     ``run`` first and, for method-running stages, ``code_now`` and ``stale``."""
+    import pandas as pd
+
     columns = ["run", "stage", "dataset", "method", "commit", "modified", "code", "jobs"]
     frames = [table.assign(run=name) for name, table in runs.items() if len(table)]
     if not frames:
@@ -244,6 +252,8 @@ def published_provenance(runs: dict, current: dict[str, str]) -> pd.DataFrame:
 
 def read_jobs_table(path) -> pd.DataFrame:
     """A published ``jobs.tsv`` (:func:`summarise_jobs`), hashes and commits as text."""
+    import pandas as pd
+
     table = pd.read_csv(path, sep="\t", dtype={"commit": str, "code": str}, keep_default_na=False)
     table["modified"] = table["modified"].astype(int)
     return table
