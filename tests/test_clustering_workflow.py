@@ -55,11 +55,11 @@ def test_plan_expands_grids_and_checks_names():
 
 
 def test_fs_graph_setting():
-    assert fs_graph_setting({"k": 5}) is None
-    method, sid, params = fs_graph_setting({"source": "srsg", "params": {"gamma": 0.2}})
+    assert fs_graph_setting("knn", {}) is None
+    method, sid, params = fs_graph_setting("srsg", {"gamma": 0.2})
     assert (method, sid, params["gamma"], params["K"]) == ("srsg", "gamma=0.2", 0.2, 5)
     with pytest.raises(ValueError, match="graph.params"):
-        fs_graph_setting({"source": "l1graph", "params": {"gamma": 0.2}})
+        fs_graph_setting("l1graph", {"gamma": 0.2})
 
 
 def test_reference_table_is_complete_and_subsets_match_the_registry():

@@ -8,7 +8,7 @@ it testable and keeps the rules thin.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import NamedTuple
 
@@ -190,6 +190,186 @@ def expand_grid(method: str, grid: dict) -> list[dict]:
     ]
 
 
+def grid_settings(spec: MethodSpec, grid: dict, base: dict | None = None) -> list[tuple]:
+    """``[(setting id, checked params)]`` of a grid, in expansion order, each id once.
+
+    ``base`` (e.g. the config's graph weighting) is completed by every grid point before
+    the method checks it; the one grid expansion of the plan, the cross-validation and
+    the grid sizes the ``random`` control draws.
+    """
+    base = base or {}
+    seen, settings = set(), []
+    for point in expand_grid(spec.name, grid or {}):
+        checked = spec.check_params({**base, **point})
+        sid = setting_id(checked)
+        if sid not in seen:
+            seen.add(sid)
+            settings.append((sid, checked))
+    return settings
+
+
+# -- typed sections of the validated config ----------------------------------------------
+# Each section holds what the schema (workflow/schemas/config.schema.yaml) states, read
+# once; the schema is the only place a default is written: snakemake's ``validate`` fills
+# it in before the plan reads the config, so a section never restates one.
+
+
+def _section(cls, values, where: str):
+    """``cls`` built from the mapping ``values`` of config key ``where``; lists become
+    tuples, so a section is frozen all through."""
+    values = values or {}
+    missing = [f.name for f in fields(cls) if f.name not in values and f.default is MISSING]
+    if missing:
+        raise ValueError(
+            f"config '{where}.{missing[0]}' is missing: the plan reads a config validated "
+            f"against workflow/schemas/config.schema.yaml, which fills in the defaults"
+        )
+    return cls(**{f.name: _frozen(values[f.name]) for f in fields(cls) if f.name in values})
+
+
+def _frozen(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+@dataclass(frozen=True)
+class EvaluationSection:
+    """Config ``evaluation``: the k-means evaluation and the aggregation protocols."""
+
+    repeats: int
+    kmeans: str
+    n_init: int
+    max_iter: int
+    init: str
+    seeding: str
+    protocol: tuple
+
+    @property
+    def kmeans_options(self) -> dict:
+        """The k-means runs' options, which every job that clusters uses."""
+        return {
+            "repeats": self.repeats,
+            "kmeans": self.kmeans,
+            "n_init": self.n_init,
+            "max_iter": self.max_iter,
+            "init": self.init,
+        }
+
+    @property
+    def evaluate_options(self) -> dict:
+        """What an evaluate (or stage-2) job uses: the k-means options and ``seeding``; not
+        ``protocol``, which only the aggregation reads, so editing it re-runs no such job."""
+        return {**self.kmeans_options, "seeding": self.seeding}
+
+
+def graph_weights(spec: MethodSpec, params: dict, *, sigma0: str, width: str) -> dict | None:
+    """How a setting weights the shared k-NN graph (None: the method needs none).
+
+    The one graph weighting of the workflow (select, stage 2, re-seeds, cross-validation):
+    ``weight``, and for heat weights ``t``, ``sigma0`` and ``width`` (named only when it is
+    not ``sigma``, so default runs keep their job parameters).
+    """
+    if spec.graph is None:
+        return None
+    graph, _ = spec.split_graph_params(params)
+    weights = {"weight": graph["weight"]}
+    if graph["weight"] == "heat":
+        # a fixed-heat method without its own t uses the kernel at sigma0 (t = 1)
+        weights["t"] = float(graph.get("t", 1.0))
+        weights["sigma0"] = sigma0
+        if width != "sigma":
+            weights["width"] = width
+    return weights
+
+
+@dataclass(frozen=True)
+class GraphSection:
+    """Config ``graph``: the shared k-NN graph and how methods weight it."""
+
+    k: int
+    weight: str
+    t: float
+    sigma0: str
+    source: str
+    params: dict
+    connect: float
+    width: str
+
+    @property
+    def knn_stem(self) -> str:
+        """File stem of the shared k-NN table, e.g. ``knn5``."""
+        return f"knn{self.k}"
+
+    @property
+    def weighting(self) -> dict:
+        """The fields a job that weights a k-NN table itself uses (stage 2, re-seeds)."""
+        return {"sigma0": self.sigma0, "width": self.width}
+
+    def weights(self, spec: MethodSpec, params: dict) -> dict | None:
+        return graph_weights(spec, params, **self.weighting)
+
+
+@dataclass(frozen=True)
+class BlufsSection:
+    """Config ``blufs``: the BLUFS paper's experiment (``enabled`` False: none of it runs).
+
+    The workflow validates an empty section too, so every field holds the schema's value.
+    """
+
+    enabled: bool
+    two_stage: dict
+    anchor: str
+    anchor_metric: str
+    reseeds: int
+    reseed_methods: tuple
+    ablation: tuple
+    knn: dict
+    cd_alpha: float
+    reference: str
+    notes: str | None
+    figures: dict
+    runtime: dict
+    synthetic: dict
+
+    @classmethod
+    def read(cls, section: dict, enabled: bool) -> BlufsSection:
+        return _section(cls, {**section, "enabled": enabled}, "blufs")
+
+    def two_stage_methods(self, methods) -> list[str]:
+        """Methods that get a stage-2 search (spec blufs.md §2.8); each must be configured."""
+        unknown = [m for m in self.two_stage if m not in methods]
+        if unknown:
+            raise ValueError(f"config 'blufs.two_stage': method {unknown[0]!r} is not in 'methods'")
+        return list(self.two_stage)
+
+    def stage2_grid_size(self, method: str) -> int:
+        """Points of a method's stage-2 grid (its jobs' budget: duplicates counted)."""
+        return len(expand_grid(method, self.two_stage[method]))
+
+
+@dataclass(frozen=True)
+class PaperSection:
+    """Config ``paper``: a paper reproduction's outputs. A sub-section left out of the
+    config (no schema default: the output is not made) is None."""
+
+    name: str
+    reference: str
+    notes: str | None
+    nmi: str
+    protocol: str
+    control: str
+    labels: dict
+    methods: tuple | None = None
+    ablation: dict | None = None
+    sensitivity: dict | None = None
+    convergence: dict | None = None
+    readings: dict | None = None
+    crossval: dict | None = None
+
+    @classmethod
+    def read(cls, section: dict | None) -> PaperSection | None:
+        return _section(cls, section, "paper") if section else None
+
+
 class Plan:
     """The run described by a validated config and the dataset registry.
 
@@ -215,10 +395,11 @@ class Plan:
                     f"config 'datasets': dataset {name!r} is {kind} and the k-means "
                     f"evaluation needs one class label per sample (use it in css.datasets)"
                 )
-        self.graph_config = config.get("graph", {})
-        evaluation = config.get("evaluation", {})
-        self.protocols = list(evaluation.get("protocol", PROTOCOLS))
-        run_chunk_size = int(config.get("chunk_size", 50))
+        self.graph_config = config["graph"]
+        self.graph = _section(GraphSection, config["graph"], "graph")
+        self.evaluation = _section(EvaluationSection, config["evaluation"], "evaluation")
+        self.protocols = list(self.evaluation.protocol)
+        run_chunk_size = int(config["chunk_size"])
         self.specs: dict[str, MethodSpec] = {}
         self.settings: dict[str, list[Setting]] = {}
         self.method_datasets: dict[str, list[str]] = {}
@@ -231,7 +412,7 @@ class Plan:
             self.method_chunk_size[name] = run_chunk_size if size is None else size
         for name, grid in grids.items():
             self.settings[name] = self._settings(self.specs[name], grid, grids)
-        unknown = [name for name in config.get("feature_counts") or {} if name not in registry]
+        unknown = [name for name in config["feature_counts"] if name not in registry]
         if unknown:
             raise ValueError(
                 f"config 'feature_counts': unknown dataset {unknown[0]!r} "
@@ -244,7 +425,7 @@ class Plan:
     def _check_neighbour_counts(self):
         """Each k of a k-NN graph (``graph.k``, a method's neighbour count ``k``) must be
         below the n_samples of every dataset it runs on, so no job fails on it later."""
-        graph_k = int(self.graph_config.get("k", 5))
+        graph_k = self.graph.k
         for dataset, method in self.runs():
             n = getattr(self.registry[dataset], "n_samples", None)  # a registry states it
             if n is None:
@@ -282,14 +463,11 @@ class Plan:
             grid["seed"] = list(range(self._random_draws(grid.pop("draws"), grids)))
         base = self._graph_defaults(spec)
         default = spec.check_params(base)
-        seen, settings = set(), []
-        for params in expand_grid(spec.name, grid):
-            checked = spec.check_params({**base, **params})
-            sid = setting_id(checked)
-            if sid not in seen:
-                seen.add(sid)
-                settings.append(Setting(sid, checked, True, checked == default))
-        if "default" in self.protocols and setting_id(default) not in seen:
+        settings = [
+            Setting(sid, checked, True, checked == default)
+            for sid, checked in grid_settings(spec, grid, base)
+        ]
+        if "default" in self.protocols and setting_id(default) not in {s.id for s in settings}:
             settings.append(Setting(setting_id(default), default, False, True))
         return settings
 
@@ -311,10 +489,7 @@ class Plan:
 
     def _grid_size(self, method, grid) -> int:
         spec = get_method(method)
-        base = self._graph_defaults(spec)
-        return len(
-            {setting_id(spec.check_params({**base, **p})) for p in expand_grid(method, grid or {})}
-        )
+        return len(grid_settings(spec, grid, self._graph_defaults(spec)))
 
     @property
     def methods(self) -> list[str]:
@@ -345,7 +520,7 @@ class Plan:
 
     def feature_counts(self, dataset: str) -> list[int]:
         entry = self.registry[dataset]
-        counts = self.config.get("feature_counts", {}).get(dataset, entry.feature_counts)
+        counts = self.config["feature_counts"].get(dataset, entry.feature_counts)
         d = entry.n_features
         if d is not None and counts and max(counts) > d:
             raise ValueError(
@@ -358,22 +533,11 @@ class Plan:
     @property
     def knn_stem(self) -> str:
         """File stem of the shared k-NN table, e.g. ``knn5``."""
-        return f"knn{int(self.graph_config.get('k', 5))}"
+        return self.graph.knn_stem
 
     def graph_weights(self, method: str, params: dict) -> dict | None:
         """How a setting weights the shared k-NN graph (None: the method needs none)."""
-        spec = self.specs[method]
-        if spec.graph is None:
-            return None
-        graph, _ = spec.split_graph_params(params)
-        weights = {"weight": graph["weight"]}
-        if graph["weight"] == "heat":
-            weights["t"] = float(graph.get("t", 1.0))
-            weights["sigma0"] = self.graph_config.get("sigma0", "median")
-            width = self.graph_config.get("width", "sigma")
-            if width != "sigma":  # only named when it differs, so default runs keep their ids
-                weights["width"] = width
-        return weights
+        return self.graph.weights(self.specs[method], params)
 
     def seed(self, dataset: str, method: str, sid: str) -> int:
         return derive_seed(dataset, method, sid)

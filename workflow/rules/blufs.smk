@@ -30,12 +30,12 @@ rule blufs_stage2:
         part=lambda wildcards: int(wildcards.part),
         parts=stage2_parts,
         settings=method_settings,
-        grid=lambda wildcards: BLUFS["two_stage"][wildcards.method],
-        anchor=BLUFS.get("anchor", "per_count"),
-        anchor_metric=BLUFS.get("anchor_metric", "acc"),
+        grid=lambda wildcards: BLUFS.two_stage[wildcards.method],
+        anchor=BLUFS.anchor,
+        anchor_metric=BLUFS.anchor_metric,
         n_clusters=n_clusters_of,
-        evaluation=config["evaluation"],
-        sigma0=graph_setup()["sigma0"],
+        evaluation=PLAN.evaluation.evaluate_options,
+        graph=PLAN.graph.weighting,
         stage1=stage1_score_plan,
         code=lambda wildcards: method_code(wildcards)
         + code_hash("tuning.py", "evaluate.py", "kmeans.py"),
@@ -81,10 +81,10 @@ rule blufs_reseed:
         mem_mb=select_mem_mb,
         runtime=reseed_runtime,
     params:
-        seeds=BLUFS.get("reseeds", 10),
+        seeds=BLUFS.reseeds,
         n_clusters=n_clusters_of,
-        evaluation=config["evaluation"],
-        sigma0=graph_setup()["sigma0"],
+        evaluation=PLAN.evaluation.kmeans_options,
+        graph=PLAN.graph.weighting,
         code=lambda wildcards: method_code(wildcards)
         + code_hash("tuning.py", "blufs_paper.py"),
     script:
@@ -106,7 +106,7 @@ rule blufs_knn:
     resources:
         mem_mb=evaluate_mem_mb,
     params:
-        knn=BLUFS.get("knn", {}),
+        knn=BLUFS.knn,
         code=code_hash("evaluate.py", "io.py"),
     script:
         "../scripts/blufs_knn.py"
@@ -120,7 +120,7 @@ localrules:
 
 rule blufs_tables:
     input:
-        unpack(notes_input(BLUFS.get("notes"))),
+        unpack(notes_input(BLUFS.notes)),
         scores=res("tables/scores.tsv"),
         reseeds=reseed_outputs(),
         knn=knn_outputs(),
@@ -158,9 +158,9 @@ rule blufs_tables:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        ablation=BLUFS.get("ablation", []),
-        knn=BLUFS.get("knn", {}),
-        reference=str(PROJECT / BLUFS.get("reference", "")),
+        ablation=list(BLUFS.ablation),
+        knn=BLUFS.knn,
+        reference=workflow_path(BLUFS.reference),
         code=code_hash("blufs_paper.py", "reference.py", "io.py"),
     script:
         "../scripts/blufs_tables.py"
@@ -185,7 +185,7 @@ rule blufs_cd:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        alpha=BLUFS.get("cd_alpha", 0.05),
+        alpha=BLUFS.cd_alpha,
         code=code_hash("stats.py", "plots.py"),
     script:
         "../scripts/blufs_cd.py"
@@ -203,8 +203,8 @@ rule blufs_synthetic:
     threads: 1
     params:
         params=default_params,
-        n_features=BLUFS.get("synthetic", {}).get("n_features", 2),
-        k=PLAN.graph_config.get("k", 5),
+        n_features=BLUFS.synthetic["n_features"],
+        k=PLAN.graph.k,
         code=method_code,
     script:
         "../scripts/blufs_synthetic.py"
@@ -216,7 +216,7 @@ rule figure_synthetic:
         picks=lambda wildcards: expand(
             res("blufs/synthetic/{dataset}/{method}.tsv"),
             dataset=wildcards.dataset,
-            method=BLUFS["synthetic"]["methods"],
+            method=BLUFS.synthetic["methods"],
         ),
     output:
         tsv=res("tables/blufs_synthetic_{dataset}.tsv"),
@@ -315,9 +315,7 @@ rule blufs_correlation:
     threads: 1
     params:
         methods=[
-            m
-            for m in BLUFS.get("figures", {}).get("correlation_methods", [])
-            if m in selection_methods()
+            m for m in BLUFS.figures["correlation_methods"] if m in selection_methods()
         ],
         n_features=lambda wildcards: min(PLAN.feature_counts(wildcards.dataset)),
         code=code_hash("blufs_figures.py", "plots.py"),
@@ -365,10 +363,10 @@ rule blufs_runtime:
         runtime=timing_runtime,
     params:
         params=default_params,
-        repeats=BLUFS.get("runtime", {}).get("repeats", 10),
+        repeats=BLUFS.runtime["repeats"],
         n_features=lambda wildcards: max(PLAN.feature_counts(wildcards.dataset)),
         n_clusters=n_clusters_of,
-        k=PLAN.graph_config.get("k", 5),
+        k=PLAN.graph.k,
         code=method_code,
     script:
         "../scripts/blufs_runtime.py"
@@ -391,7 +389,7 @@ rule blufs_table8:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        reference=str(PROJECT / BLUFS.get("reference", "")),
+        reference=workflow_path(BLUFS.reference),
         code=code_hash("blufs_paper.py", "reference.py"),
     script:
         "../scripts/blufs_table8.py"
