@@ -134,7 +134,7 @@ def test_clustering_setting_ids_are_checked():
     from ufsbench.clustering import ClusterPlan
 
     config = _config(tasks=["clustering"], clustering={"methods": {"km": {}}})
-    assert ClusterPlan(config, REGISTRY).methods == ["km"]
+    assert ClusterPlan(validated(config), REGISTRY).methods == ["km"]
 
 
 # -- item 4: size limits ------------------------------------------------------------------

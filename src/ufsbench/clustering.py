@@ -41,7 +41,7 @@ class ClusterSetting:
 
 
 def tasks(config: dict) -> list[str]:
-    return list(config.get("tasks", ["selection"]))
+    return list(config["tasks"])
 
 
 class ClusterPlan:
@@ -54,7 +54,7 @@ class ClusterPlan:
     """
 
     def __init__(self, config: dict, registry: dict):
-        section = config.get("clustering") or {}
+        section = config["clustering"]  # validated: the schema filled its defaults
         self.enabled = "clustering" in tasks(config)
         self.datasets = list(section.get("datasets") or config["datasets"])
         for name in self.datasets:
@@ -65,7 +65,7 @@ class ClusterPlan:
                     f"config 'clustering.datasets': dataset {name!r} has no class labels"
                 )
         self.registry = registry
-        self.seeds = list(range(int(section.get("seeds", 10))))
+        self.seeds = list(range(int(section["seeds"])))
         self.settings: dict[str, list[ClusterSetting]] = {}
         for method, grid in (section.get("methods") or {}).items():
             if method not in CLUSTER_METHODS:

@@ -27,18 +27,17 @@ rule blufs_stage2:
         runtime=stage2_runtime,
     params:
         method="{method}",
-        part=lambda wildcards: int(wildcards.part),
+        part=part_number,
         parts=stage2_parts,
         settings=method_settings,
-        grid=lambda wildcards: BLUFS.two_stage[wildcards.method],
+        grid=stage2_grid,
         anchor=BLUFS.anchor,
         anchor_metric=BLUFS.anchor_metric,
         n_clusters=n_clusters_of,
         evaluation=PLAN.evaluation.evaluate_options,
         graph=PLAN.graph.weighting,
         stage1=stage1_score_plan,
-        code=lambda wildcards: method_code(wildcards)
-        + code_hash("tuning.py", "evaluate.py", "kmeans.py"),
+        code=method_code_with("tuning.py", "evaluate.py", "kmeans.py"),
     script:
         "../scripts/blufs_stage2.py"
 
@@ -49,8 +48,8 @@ localrules:
 
 rule blufs_stage2_merge:
     input:
-        selections=lambda wildcards: stage2_part_files(wildcards, "selection.npz"),
-        scores=lambda wildcards: stage2_part_files(wildcards, "scores.tsv"),
+        selections=stage2_part_files("selection.npz"),
+        scores=stage2_part_files("scores.tsv"),
     output:
         selection=res("{dataset}/{method}/stage2/selection.npz"),
         scores=res("{dataset}/{method}/stage2/scores.tsv"),
@@ -85,8 +84,7 @@ rule blufs_reseed:
         n_clusters=n_clusters_of,
         evaluation=PLAN.evaluation.kmeans_options,
         graph=PLAN.graph.weighting,
-        code=lambda wildcards: method_code(wildcards)
-        + code_hash("tuning.py", "blufs_paper.py"),
+        code=method_code_with("tuning.py", "blufs_paper.py"),
     script:
         "../scripts/blufs_reseed.py"
 
@@ -213,11 +211,7 @@ rule blufs_synthetic:
 rule figure_synthetic:
     input:
         data=res("{dataset}/data.npz"),
-        picks=lambda wildcards: expand(
-            res("blufs/synthetic/{dataset}/{method}.tsv"),
-            dataset=wildcards.dataset,
-            method=BLUFS.synthetic["methods"],
-        ),
+        picks=synthetic_picks,
     output:
         tsv=res("tables/blufs_synthetic_{dataset}.tsv"),
         png=report(
@@ -317,7 +311,7 @@ rule blufs_correlation:
         methods=[
             m for m in BLUFS.figures["correlation_methods"] if m in selection_methods()
         ],
-        n_features=lambda wildcards: min(PLAN.feature_counts(wildcards.dataset)),
+        n_features=fewest_features,
         code=code_hash("blufs_figures.py", "plots.py"),
     script:
         "../scripts/blufs_figures.py"
@@ -341,9 +335,9 @@ rule blufs_convergence:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        n_features=lambda wildcards: max(PLAN.feature_counts(wildcards.dataset)),
+        n_features=most_features,
         n_clusters=n_clusters_of,
-        code=lambda wildcards: _method_code("blufs") + code_hash("blufs_figures.py"),
+        code=blufs_code_with("blufs_figures.py"),
     script:
         "../scripts/blufs_figures.py"
 
@@ -364,7 +358,7 @@ rule blufs_runtime:
     params:
         params=default_params,
         repeats=BLUFS.runtime["repeats"],
-        n_features=lambda wildcards: max(PLAN.feature_counts(wildcards.dataset)),
+        n_features=most_features,
         n_clusters=n_clusters_of,
         k=PLAN.graph.k,
         code=method_code,

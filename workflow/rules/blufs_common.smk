@@ -118,11 +118,51 @@ def stage2_parts(wildcards):
     )
 
 
-def stage2_part_files(wildcards, name):
-    return [
-        res(f"{wildcards.dataset}/{wildcards.method}/stage2/part{part}/{name}")
-        for part in range(stage2_parts(wildcards))
-    ]
+def stage2_part_files(name):
+    """Input function: the file ``name`` of every stage-2 part of a (dataset, method)."""
+
+    def files(wildcards):
+        return [
+            res(f"{wildcards.dataset}/{wildcards.method}/stage2/part{part}/{name}")
+            for part in range(stage2_parts(wildcards))
+        ]
+
+    return files
+
+
+def part_number(wildcards):
+    return int(wildcards.part)
+
+
+def stage2_grid(wildcards):
+    return BLUFS.two_stage[wildcards.method]
+
+
+def method_code_with(*modules):
+    """Params function: the method's code hash and that of these library modules."""
+    return lambda wildcards: method_code(wildcards) + code_hash(*modules)
+
+
+def blufs_code_with(*modules):
+    """Params function: BLUFS's code hash and that of these library modules."""
+    return lambda wildcards: _method_code("blufs") + code_hash(*modules)
+
+
+def synthetic_picks(wildcards):
+    """What every synthetic method picked on a dataset (Figs. 3-4)."""
+    return expand(
+        res("blufs/synthetic/{dataset}/{method}.tsv"),
+        dataset=wildcards.dataset,
+        method=BLUFS.synthetic["methods"],
+    )
+
+
+def fewest_features(wildcards):
+    return min(PLAN.feature_counts(wildcards.dataset))
+
+
+def most_features(wildcards):
+    return max(PLAN.feature_counts(wildcards.dataset))
 
 
 def stage2_runtime(wildcards):
