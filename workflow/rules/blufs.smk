@@ -258,7 +258,7 @@ rule blufs_sensitivity:
     params:
         code=code_hash("blufs_figures.py", "plots.py"),
     script:
-        "../scripts/blufs_figures.py"
+        "../scripts/blufs_sensitivity.py"
 
 
 rule blufs_stability:
@@ -285,7 +285,7 @@ rule blufs_stability:
         n_clusters=n_clusters_of,
         code=code_hash("blufs_figures.py", "plots.py", "kmeans.py"),
     script:
-        "../scripts/blufs_figures.py"
+        "../scripts/blufs_stability.py"
 
 
 rule blufs_correlation:
@@ -314,7 +314,7 @@ rule blufs_correlation:
         n_features=fewest_features,
         code=code_hash("blufs_figures.py", "plots.py"),
     script:
-        "../scripts/blufs_figures.py"
+        "../scripts/blufs_correlation.py"
 
 
 rule blufs_convergence:
@@ -339,7 +339,7 @@ rule blufs_convergence:
         n_clusters=n_clusters_of,
         code=blufs_code_with("blufs_figures.py"),
     script:
-        "../scripts/blufs_figures.py"
+        "../scripts/blufs_convergence.py"
 
 
 rule blufs_runtime:
