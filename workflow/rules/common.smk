@@ -290,10 +290,6 @@ def selection_outputs():
     return tables + figures
 
 
-def graph_k(wildcards):
-    return int(wildcards.k)
-
-
 def n_clusters_of(wildcards):
     return PLAN.n_clusters(wildcards.dataset)
 
