@@ -395,7 +395,6 @@ class Plan:
                     f"config 'datasets': dataset {name!r} is {kind} and the k-means "
                     f"evaluation needs one class label per sample (use it in css.datasets)"
                 )
-        self.graph_config = config["graph"]
         self.graph = _section(GraphSection, config["graph"], "graph")
         self.evaluation = _section(EvaluationSection, config["evaluation"], "evaluation")
         self.protocols = list(self.evaluation.protocol)
@@ -449,19 +448,16 @@ class Plan:
                     )
 
     # -- methods and settings -------------------------------------------------------
-    def _graph_defaults(self, spec: MethodSpec) -> dict:
-        """Graph hyper-parameters the config's ``graph`` section supplies to a method."""
-        defaults = {}
-        for key in GRAPH_PARAMS:
-            if key in spec.params and key in self.graph_config:
-                defaults[key] = self.graph_config[key]
-        return defaults
+    def graph_defaults(self, spec: MethodSpec) -> dict:
+        """Graph hyper-parameters (``weight``, ``t``) the config's ``graph`` section
+        supplies to a method that has them: the base every grid point completes."""
+        return {key: getattr(self.graph, key) for key in GRAPH_PARAMS if key in spec.params}
 
     def _settings(self, spec: MethodSpec, grid: dict, grids: dict) -> list[Setting]:
         grid = dict(grid)
         if spec.name == "random" and "draws" in grid:
             grid["seed"] = list(range(self._random_draws(grid.pop("draws"), grids)))
-        base = self._graph_defaults(spec)
+        base = self.graph_defaults(spec)
         default = spec.check_params(base)
         settings = [
             Setting(sid, checked, True, checked == default)
@@ -489,7 +485,7 @@ class Plan:
 
     def _grid_size(self, method, grid) -> int:
         spec = get_method(method)
-        return len(grid_settings(spec, grid, self._graph_defaults(spec)))
+        return len(grid_settings(spec, grid, self.graph_defaults(spec)))
 
     @property
     def methods(self) -> list[str]:

@@ -96,7 +96,7 @@ def crossval_settings(wildcards):
     cv = crossval_plan()
     spec = get_method(cv["method"])
     settings = []
-    for sid, params in grid_settings(spec, cv["grid"], PLAN._graph_defaults(spec)):
+    for sid, params in grid_settings(spec, cv["grid"], PLAN.graph_defaults(spec)):
         _, hyper = spec.split_graph_params(params)
         settings.append(
             {"id": sid, "hyper": hyper, "graph": PLAN.graph.weights(spec, params)}
