@@ -190,6 +190,11 @@ def expand_grid(method: str, grid: dict) -> list[dict]:
     ]
 
 
+def resolve_method(name: str) -> MethodSpec:
+    """The method a config names: the plan's one place that turns a name into a spec."""
+    return get_method(name)
+
+
 def grid_settings(spec: MethodSpec, grid: dict, base: dict | None = None) -> list[tuple]:
     """``[(setting id, checked params)]`` of a grid, in expansion order, each id once.
 
@@ -405,7 +410,7 @@ class Plan:
         self.method_chunk_size: dict[str, int] = {}
         grids = {}
         for name, entry in config["methods"].items():
-            self.specs[name] = get_method(name)
+            self.specs[name] = resolve_method(name)
             grids[name], only, size = split_method_options(name, entry, registry)
             self.method_datasets[name] = [d for d in self.datasets if only is None or d in only]
             self.method_chunk_size[name] = run_chunk_size if size is None else size
@@ -484,7 +489,7 @@ class Plan:
         return self._grid_size(draws, grids[draws])
 
     def _grid_size(self, method, grid) -> int:
-        spec = get_method(method)
+        spec = resolve_method(method)
         return len(grid_settings(spec, grid, self.graph_defaults(spec)))
 
     @property

@@ -1,8 +1,7 @@
 # Functions of the paper-reproduction rules (workflow/rules/paper.smk).
 import re
 
-from ufsbench.methods.registry import get_method
-from ufsbench.plan import PaperSection, grid_parameters, grid_settings
+from ufsbench.plan import PaperSection, grid_parameters, grid_settings, resolve_method
 
 # The paper section (None: a plain benchmark; the paper rules then make no job, so their
 # params are functions that read it only for a job).
@@ -94,7 +93,7 @@ def crossval_settings(wildcards):
     """Every grid setting of the cross-validation, weighted as the select jobs weight
     theirs (the plan's one grid expansion and graph weighting)."""
     cv = crossval_plan()
-    spec = get_method(cv["method"])
+    spec = resolve_method(cv["method"])
     settings = []
     for sid, params in grid_settings(spec, cv["grid"], PLAN.graph_defaults(spec)):
         _, hyper = spec.split_graph_params(params)
