@@ -37,5 +37,17 @@ def run_snakemake(workdir, *args, check=True, timeout=900):
     return result
 
 
+def validated(config: dict) -> dict:
+    """A copy of ``config`` validated against the workflow's schema, which fills in every
+    default, as the workflow's ``validate`` does before the plan reads it."""
+    import copy
+
+    from snakemake.utils import validate
+
+    config = copy.deepcopy(config)
+    validate(config, str(ROOT / "workflow" / "schemas" / "config.schema.yaml"))
+    return config
+
+
 def write_config(workdir, config):
     (Path(workdir) / "config.yaml").write_text(yaml.safe_dump(config))

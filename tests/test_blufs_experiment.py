@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 from scipy import stats as sps
-from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
+from snakemake_cli import ROOT, needs_snakemake, run_snakemake, validated, write_config
 
 from ufsbench import rank_features
 from ufsbench.datasets import load_registry, unavailable_reason
@@ -292,7 +292,7 @@ def test_blufs_config_tunes_what_the_paper_tunes():
     """Spec §4/§6.2: SOGFS and SPCAFS over the 8-value gamma grid, BLSFS and BLUFS by the
     two-stage search, every graph-based method on the paper's 10-NN graph."""
     config = yaml.safe_load((ROOT / "config/experiments/blufs.yaml").read_text())
-    plan = Plan(config, load_registry(ROOT / "config" / "datasets.yaml"))
+    plan = Plan(validated(config), load_registry(ROOT / "config" / "datasets.yaml"))
     grid = [10.0**p for p in range(-4, 4)]
 
     def tuned(method):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
+from snakemake_cli import ROOT, needs_snakemake, run_snakemake, validated, write_config
 
 from ufsbench.clustering import (
     ClusterPlan,
@@ -40,26 +40,30 @@ TINY = {
 
 
 def test_plan_expands_grids_and_checks_names():
-    plan = ClusterPlan(TINY, REGISTRY)
+    plan = ClusterPlan(validated(TINY), REGISTRY)
     assert plan.enabled and plan.datasets == ["iris"]
     assert [s.id for s in plan.settings["l1graph"]] == ["lam=0.1", "lam=0.5"]
     assert plan.params("srsg", "max_sweeps=3")["gamma"] == 0.1  # defaults filled in
     assert len(plan.score_files()) == 7
     bad = {**TINY, "clustering": {"methods": {"srsg": {"gama": [0.1]}}}}
     with pytest.raises(ValueError, match="clustering.methods.srsg.*unknown parameter"):
-        ClusterPlan(bad, REGISTRY)
+        ClusterPlan(validated(bad), REGISTRY)
     with pytest.raises(ValueError, match="unknown method 'srgs'"):
-        ClusterPlan({**TINY, "clustering": {"methods": {"srgs": {}}}}, REGISTRY)
+        # a validated config's section with a name the schema would refuse first
+        filled = validated(TINY)
+        ClusterPlan(
+            {**filled, "clustering": {**filled["clustering"], "methods": {"srgs": {}}}}, REGISTRY
+        )
     with pytest.raises(ValueError, match="unknown dataset 'nope'"):
-        ClusterPlan({**TINY, "clustering": {"datasets": ["nope"]}}, REGISTRY)
+        ClusterPlan(validated({**TINY, "clustering": {"datasets": ["nope"]}}), REGISTRY)
 
 
 def test_fs_graph_setting():
-    assert fs_graph_setting({"k": 5}) is None
-    method, sid, params = fs_graph_setting({"source": "srsg", "params": {"gamma": 0.2}})
+    assert fs_graph_setting("knn", {}) is None
+    method, sid, params = fs_graph_setting("srsg", {"gamma": 0.2})
     assert (method, sid, params["gamma"], params["K"]) == ("srsg", "gamma=0.2", 0.2, 5)
     with pytest.raises(ValueError, match="graph.params"):
-        fs_graph_setting({"source": "l1graph", "params": {"gamma": 0.2}})
+        fs_graph_setting("l1graph", {"gamma": 0.2})
 
 
 def test_reference_table_is_complete_and_subsets_match_the_registry():

@@ -10,6 +10,7 @@ import copy
 
 import pytest
 import yaml
+from snakemake_cli import validated
 
 from ufsbench.datasets import load_registry
 from ufsbench.limits import DEFAULT_LIMITS, PlanTooLarge, check_plan_size, grid_size
@@ -133,7 +134,7 @@ def test_clustering_setting_ids_are_checked():
     from ufsbench.clustering import ClusterPlan
 
     config = _config(tasks=["clustering"], clustering={"methods": {"km": {}}})
-    assert ClusterPlan(config, REGISTRY).methods == ["km"]
+    assert ClusterPlan(validated(config), REGISTRY).methods == ["km"]
 
 
 # -- item 4: size limits ------------------------------------------------------------------
@@ -195,23 +196,23 @@ def test_the_shipped_experiments_are_within_the_default_limits():
 def test_graph_k_beyond_a_dataset_is_refused_at_planning():
     n = REGISTRY["wine"].n_samples
     with pytest.raises(ValueError, match=rf"config 'graph.k': k={n} .*n_samples={n}"):
-        Plan(_config(graph={"k": n}), REGISTRY)
-    Plan(_config(graph={"k": n - 1}), REGISTRY)
+        Plan(validated(_config(graph={"k": n})), REGISTRY)
+    Plan(validated(_config(graph={"k": n - 1})), REGISTRY)
 
 
 def test_a_methods_neighbour_count_beyond_a_dataset_is_refused_at_planning():
     n = REGISTRY["wine"].n_samples
     with pytest.raises(ValueError, match=rf"config 'methods.udfs': .*k={n} .*n_samples={n}"):
-        Plan(_config(methods={"udfs": {"k": [5, n]}}), REGISTRY)
+        Plan(validated(_config(methods={"udfs": {"k": [5, n]}})), REGISTRY)
 
 
 def test_a_css_budget_k_is_not_a_neighbour_count():
-    Plan(_config(methods={"pocss": {"k": [500]}}), REGISTRY)
+    Plan(validated(_config(methods={"pocss": {"k": [500]}})), REGISTRY)
 
 
 def test_feature_counts_of_an_unknown_dataset_are_refused():
     with pytest.raises(ValueError, match=r"config 'feature_counts': unknown dataset 'nosuch'"):
-        Plan(_config(feature_counts={"nosuch": [2]}), REGISTRY)
+        Plan(validated(_config(feature_counts={"nosuch": [2]})), REGISTRY)
 
 
 def test_nested_command_line_values_are_typed_as_yaml():

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import assert_permutation
+from snakemake_cli import validated
 
 from ufsbench import rank_features
 from ufsbench.css import baselines, table
@@ -392,7 +393,7 @@ def test_pocss_survives_nearly_dependent_columns(mirror):
 
 def css_config(**css):
     base = {"datasets": ["sonar_scale"], "methods": {"pocss": {}}, "k": [50]}
-    return {"css": {**base, **css}}
+    return validated({"datasets": ["wine"], "methods": {"allfea": {}}, "css": {**base, **css}})
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ import pytest
 import yaml
 from scipy.io import savemat
 from sklearn.datasets import dump_svmlight_file
-from snakemake_cli import ROOT
+from snakemake_cli import ROOT, validated
 
 from ufsbench.css import table
 from ufsbench.css.plan import CssPlan
@@ -290,10 +290,10 @@ def test_registered_shapes_urls_and_labels():
 def test_kmeans_plan_refuses_the_sets_without_one_label_per_sample():
     config = {"datasets": ["semg", "mediamill"], "methods": {"allfea": {}}}
     with pytest.raises(ValueError, match="dataset 'mediamill' is multilabel"):
-        Plan(config, REGISTRY)
+        Plan(validated(config), REGISTRY)
     with pytest.raises(ValueError, match="dataset 'ct_slices' is unlabelled"):
-        Plan({**config, "datasets": ["ct_slices"]}, REGISTRY)
-    assert Plan({**config, "datasets": ["semg"]}, REGISTRY).n_clusters("semg") == 6
+        Plan(validated({**config, "datasets": ["ct_slices"]}), REGISTRY)
+    assert Plan(validated({**config, "datasets": ["semg"]}), REGISTRY).n_clusters("semg") == 6
 
 
 @pytest.mark.parametrize(
@@ -388,9 +388,14 @@ def test_pocss_config_lists_every_paper_dataset_and_no_hand_written_skips():
     assert [paper_names[n] for n in POCSS_NEW] == ["mediamill", "Rl CTs", "s EMG"]
 
 
+def css_validated(css):
+    """A config with this css section, validated (schema defaults filled in)."""
+    return validated({"datasets": ["wine"], "methods": {"allfea": {}}, "css": css})
+
+
 def test_css_plan_skip_leaves_the_datasets_out_everywhere():
     css = pocss_config()["css"]
-    plan = CssPlan({"css": css}, REGISTRY)
+    plan = CssPlan(css_validated(css), REGISTRY)
     why = {n: f"dataset {n!r}: cannot be had" for n in POCSS_NEW}
     plan.skip({**why, "wine": "not in this plan"})
     assert plan.skipped == why
@@ -398,7 +403,8 @@ def test_css_plan_skip_leaves_the_datasets_out_everywhere():
     assert plan.curve_datasets == ["musk", "dna", "scene"]
     assert plan.anytime == ["dna", "madelon"]
     assert "sonar_scale" in plan.datasets
-    tiny = CssPlan({"css": {"datasets": ["semg"], "methods": {"pocss": {}}}}, REGISTRY)
+    tiny_css = {"datasets": ["semg"], "methods": {"pocss": {}}}
+    tiny = CssPlan(css_validated(tiny_css), REGISTRY)
     with pytest.raises(ValueError, match=r"config 'css': none of the datasets can be had"):
         tiny.skip({"semg": "offline"})
 

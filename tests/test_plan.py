@@ -3,6 +3,7 @@
 from types import SimpleNamespace
 
 import pytest
+from snakemake_cli import validated
 
 from ufsbench.plan import Plan, command_line_methods, expand_grid, setting_id
 
@@ -25,7 +26,7 @@ def make_plan(**overrides):
         "chunk_size": 25,
     }
     config.update(overrides)
-    return Plan(config, REGISTRY)
+    return Plan(validated(config), REGISTRY)
 
 
 def test_expand_grid_product_and_coupled_keys():

@@ -492,14 +492,15 @@ def test_split_is_seeded_and_disjoint():
 def test_cross_validate_picks_the_best_training_setting(planted_data):
     X, y = planted_data[:2]
     settings = [
-        {"id": "t=0.5", "hyper": {}, "graph": {"weight": "heat", "t": 0.5}},
-        {"id": "t=2", "hyper": {}, "graph": {"weight": "heat", "t": 2.0}},
+        {"id": "t=0.5", "hyper": {}, "graph": {"weight": "heat", "t": 0.5, "sigma0": "median"}},
+        {"id": "t=2", "hyper": {}, "graph": {"weight": "heat", "t": 2.0, "sigma0": "median"}},
     ]
     kwargs = dict(
         n_train=len(X) // 2,
         draws=2,
         feature_counts=[2, 4],
         n_clusters=len(np.unique(y)),
+        k=5,
         repeats=3,
         seed_key=("planted",),
     )

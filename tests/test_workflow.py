@@ -9,7 +9,14 @@ import sys
 import pandas as pd
 import pytest
 import yaml
-from snakemake_cli import ROOT, needs_snakemake, run_snakemake, snakemake_cmd, write_config
+from snakemake_cli import (
+    ROOT,
+    needs_snakemake,
+    run_snakemake,
+    snakemake_cmd,
+    validated,
+    write_config,
+)
 
 pytestmark = [
     pytest.mark.slow,
@@ -138,6 +145,44 @@ def test_changing_one_grid_plans_only_that_method(finished_run):
     assert all("method=lapscore" in wc for _, wc in per_setting)
     assert {rule for rule, _ in jobs} >= {"select", "evaluate", "aggregate"}
     assert "normalize" not in {rule for rule, _ in jobs}
+
+
+def planned_after(workdir, changes: dict) -> list[tuple[str, str]]:
+    """The jobs a dry run plans after the finished run's config is edited by ``changes``
+    (section -> keys), the config being restored afterwards."""
+    changed = {**TINY, **{key: {**TINY.get(key, {}), **value} for key, value in changes.items()}}
+    write_config(workdir, changed)
+    try:
+        result = snakemake(workdir, "-n")
+    finally:
+        write_config(workdir, TINY)
+    return planned_jobs(result.stdout + result.stderr)
+
+
+def test_editing_the_protocols_reruns_only_aggregation_and_what_follows(finished_run):
+    """evaluation.protocol is read by the aggregation: no k-NN graph, selection or k-means
+    evaluation job runs again, only the tables and figures made from the curves. (Dropping
+    ``default`` would also drop the out-of-grid default settings: a selection change.)"""
+    jobs = planned_after(finished_run, {"evaluation": {"protocol": ["default"]}})
+    rules = {rule for rule, _ in jobs}
+    assert "aggregate" in rules
+    assert not rules & {"download", "normalize", "graph", "select", "evaluate", "convergence"}
+    assert rules <= {"aggregate", "ttest", "figure_curves", "figure_convergence", "all"}
+
+
+def test_editing_graph_k_reruns_the_graph_and_the_graph_based_methods_only(finished_run):
+    """graph.k reaches the k-NN table and, through it, the methods that use the graph: the
+    data stay, and the methods without a graph are neither selected nor evaluated again."""
+    jobs = planned_after(finished_run, {"graph": {"k": 4}})
+    rules = {rule for rule, _ in jobs}
+    assert {"graph", "select", "evaluate", "aggregate"} <= rules
+    assert "normalize" not in rules
+    graphs = [wc for rule, wc in jobs if rule == "graph"]
+    assert len(graphs) == len(TINY["datasets"]) and all("k=4" in wc for wc in graphs)
+    rerun = {re.search(r"method=(\w+)", wc).group(1) for rule, wc in jobs if rule == "select"}
+    assert rerun == {"lapscore", "mcfs", "ndfs"}  # the graph-based methods of TINY
+    evaluated = {re.search(r"method=(\w+)", wc).group(1) for rule, wc in jobs if rule == "evaluate"}
+    assert evaluated == rerun
 
 
 def test_report_builds(finished_run):
@@ -303,7 +348,7 @@ def test_large_config_plans_every_job_in_bounded_memory(tmp_path):
         "feature_counts": {name: [min(5, registry[name].n_features)] for name in datasets},
     }
     write_config(tmp_path, config)
-    plan = Plan(config, registry)
+    plan = Plan(validated(config), registry)
     chunks = sum(len(plan.chunks(method)) for _, method in plan.runs())
     assert len(datasets) == 30 and chunks > 500
     result = subprocess.run(

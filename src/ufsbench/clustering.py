@@ -41,7 +41,7 @@ class ClusterSetting:
 
 
 def tasks(config: dict) -> list[str]:
-    return list(config.get("tasks", ["selection"]))
+    return list(config["tasks"])
 
 
 class ClusterPlan:
@@ -54,7 +54,7 @@ class ClusterPlan:
     """
 
     def __init__(self, config: dict, registry: dict):
-        section = config.get("clustering") or {}
+        section = config["clustering"]  # validated: the schema filled its defaults
         self.enabled = "clustering" in tasks(config)
         self.datasets = list(section.get("datasets") or config["datasets"])
         for name in self.datasets:
@@ -65,7 +65,7 @@ class ClusterPlan:
                     f"config 'clustering.datasets': dataset {name!r} has no class labels"
                 )
         self.registry = registry
-        self.seeds = list(range(int(section.get("seeds", 10))))
+        self.seeds = list(range(int(section["seeds"])))
         self.settings: dict[str, list[ClusterSetting]] = {}
         for method, grid in (section.get("methods") or {}).items():
             if method not in CLUSTER_METHODS:
@@ -125,20 +125,20 @@ def score_path(dataset: str, method: str, sid: str) -> str:
     return f"{dataset}/clustering/scores/{method}/{sid}.tsv"
 
 
-def fs_graph_setting(graph_config: dict) -> tuple[str, str, dict] | None:
+def fs_graph_setting(source: str, explicit: dict) -> tuple[str, str, dict] | None:
     """``(method, setting id, params)`` of the sparse graph the feature selectors use.
 
-    ``graph.source`` names a stored graph builder (``l1graph``, ``srsg``, ...) and
-    ``graph.params`` its parameters; ``None`` for the default shared k-NN graph.
+    ``source`` (config ``graph.source``) names a stored graph builder (``l1graph``,
+    ``srsg``, ...) and ``explicit`` (``graph.params``) its parameters; ``None`` for the
+    shared k-NN graph (``knn``).
     """
-    source = graph_config.get("source", "knn")
     if source == "knn":
         return None
     if source not in STORED_GRAPHS:
         raise ValueError(
             f"config 'graph.source': unknown graph {source!r} (known: {', '.join(STORED_GRAPHS)})"
         )
-    explicit = dict(graph_config.get("params") or {})
+    explicit = dict(explicit or {})
     try:
         params = check_params(source, explicit)
     except ValueError as err:

@@ -93,13 +93,10 @@ def cross_validate(
     feature_counts,
     n_clusters: int,
     select_by: str = "acc",
-    k: int = 5,
-    sigma0: str = "median",
-    repeats: int = 20,
-    engine: str = "litekmeans",
-    max_iter: int = 100,
+    k: int,
     seed_key=(),
     log=None,
+    **kmeans,
 ) -> pd.DataFrame:
     """Run the train-select-test protocol for one training size.
 
@@ -110,13 +107,20 @@ def cross_validate(
         Registered method name.
     settings : list of dict
         ``{"id": str, "hyper": dict, "graph": dict | None}`` per grid setting, where
-        ``graph`` holds the edge ``weight`` (and heat ``t``) as the workflow plans it.
+        ``graph`` holds the edge weights as the workflow plans them
+        (:func:`ufsbench.plan.graph_weights`: ``weight``, and for heat ``t``, ``sigma0``
+        and a non-default ``width``).
+    k : int
+        Neighbours of the training samples' k-NN graph (config ``graph.k``).
     n_train, draws : int
         Training-set size and number of random splits.
     feature_counts : sequence of int
     select_by : {"acc", "nmi_max", "nmi_sqrt"}
         Training score that chooses the setting per feature count (one choice for both
         reported metrics).
+    **kmeans
+        The k-means evaluation's options (``repeats``, ``engine``, ``n_init``, ``max_iter``,
+        ``init``), passed as they are to :func:`ufsbench.evaluate.evaluate_selection`.
     seed_key : tuple
         What identifies this experiment; every split, method and k-means seed derives
         from it.
@@ -145,23 +149,14 @@ def cross_validate(
         for setting in settings:
             graph = None
             if setting.get("graph"):
-                weights = setting["graph"]
+                weights = dict(setting["graph"])
                 key = tuple(sorted(weights.items()))
                 if key not in graphs:
                     if knn is None:
                         knn = nearest_neighbours(Xtr, k)
-                    scale = (
-                        pairwise_distance_scale(Xtr, sigma0)
-                        if weights["weight"] == "heat"
-                        else None
-                    )
-                    graphs[key] = affinity(
-                        *knn,
-                        weight=weights["weight"],
-                        t=weights.get("t", 1.0),
-                        scale=scale,
-                        width=weights.get("width", "sigma"),
-                    )
+                    sigma0 = weights.pop("sigma0", None)  # heat weights name it
+                    scale = pairwise_distance_scale(Xtr, sigma0) if sigma0 else None
+                    graphs[key] = affinity(*knn, scale=scale, **weights)
                 graph = graphs[key]
             sel = rank_features(
                 Xtr,
@@ -180,10 +175,8 @@ def cross_validate(
                 sel,
                 counts,
                 n_clusters=n_clusters,
-                repeats=repeats,
-                engine=engine,
-                max_iter=max_iter,
                 seed_key=(*seed_key, "train", n_train, draw),
+                **kmeans,
             )
             means = scores.groupby("n_features")[list(METRICS)].mean()
             means["params"] = setting["id"]
@@ -198,10 +191,8 @@ def cross_validate(
                 selections[chosen.params],
                 [chosen.n_features],
                 n_clusters=n_clusters,
-                repeats=repeats,
-                engine=engine,
-                max_iter=max_iter,
                 seed_key=(*seed_key, "test", n_train, draw),
+                **kmeans,
             )[list(METRICS)].mean()
             rows.append(
                 (

@@ -8,12 +8,12 @@ it testable and keeps the rules thin.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import NamedTuple
 
 from .limits import check_plan_size
-from .methods.external import resolve_method
+from .methods.external import resolve_method as resolve_external
 from .methods.params import GRAPH_PARAMS, MethodSpec
 from .seeding import derive_seed
 
@@ -143,7 +143,7 @@ def split_method_options(method: str, grid, registry) -> MethodOptions:
     its jobs stay short and a stopped run loses little; setting ids do not depend on it.
     """
     grid = dict(grid or {})
-    grid.pop("callable", None)  # which function runs: see method_spec
+    grid.pop("callable", None)  # which function runs: see resolve_method
     only = grid.pop("datasets", None)
     size = grid.pop("chunk_size", None)
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
@@ -192,13 +192,195 @@ def expand_grid(method: str, grid: dict) -> list[dict]:
     ]
 
 
-def method_spec(name: str, entry) -> MethodSpec:
-    """The spec of the config's method ``name``: its ``callable: "module:function"``
-    when the entry gives one, else the built-in method or the installed
-    ``ufsbench.methods`` entry point of that name (docs/own-method.md). Imports the
-    function and checks its signature, so a wrong one fails before any job runs."""
+def resolve_method(name: str, entry=None) -> MethodSpec:
+    """The method a config names: the plan's one place that turns a name into a spec.
+
+    Its ``callable: "module:function"`` when the config's ``entry`` gives one, else the
+    built-in method or the installed ``ufsbench.methods`` entry point of that name
+    (docs/own-method.md). Imports the function and checks its signature, so a wrong one
+    fails before any job runs."""
     target = entry.get("callable") if isinstance(entry, dict) else None
-    return resolve_method(name, name=name, target=target)
+    return resolve_external(name, name=name, target=target)
+
+
+def grid_settings(spec: MethodSpec, grid: dict, base: dict | None = None) -> list[tuple]:
+    """``[(setting id, checked params)]`` of a grid, in expansion order, each id once.
+
+    ``base`` (e.g. the config's graph weighting) is completed by every grid point before
+    the method checks it; the one grid expansion of the plan, the cross-validation and
+    the grid sizes the ``random`` control draws.
+    """
+    base = base or {}
+    seen, settings = set(), []
+    for point in expand_grid(spec.name, grid or {}):
+        checked = spec.check_params({**base, **point})
+        sid = setting_id(checked)
+        if sid not in seen:
+            seen.add(sid)
+            settings.append((sid, checked))
+    return settings
+
+
+# -- typed sections of the validated config ----------------------------------------------
+# Each section holds what the schema (workflow/schemas/config.schema.yaml) states, read
+# once; the schema is the only place a default is written: snakemake's ``validate`` fills
+# it in before the plan reads the config, so a section never restates one.
+
+
+def _section(cls, values, where: str):
+    """``cls`` built from the mapping ``values`` of config key ``where``; lists become
+    tuples, so a section is frozen all through."""
+    values = values or {}
+    missing = [f.name for f in fields(cls) if f.name not in values and f.default is MISSING]
+    if missing:
+        raise ValueError(
+            f"config '{where}.{missing[0]}' is missing: the plan reads a config validated "
+            f"against workflow/schemas/config.schema.yaml, which fills in the defaults"
+        )
+    return cls(**{f.name: _frozen(values[f.name]) for f in fields(cls) if f.name in values})
+
+
+def _frozen(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+@dataclass(frozen=True)
+class EvaluationSection:
+    """Config ``evaluation``: the k-means evaluation and the aggregation protocols."""
+
+    repeats: int
+    kmeans: str
+    n_init: int
+    max_iter: int
+    init: str
+    seeding: str
+    protocol: tuple
+
+    @property
+    def kmeans_options(self) -> dict:
+        """The k-means runs' options, which every job that clusters uses."""
+        return {
+            "repeats": self.repeats,
+            "kmeans": self.kmeans,
+            "n_init": self.n_init,
+            "max_iter": self.max_iter,
+            "init": self.init,
+        }
+
+    @property
+    def evaluate_options(self) -> dict:
+        """What an evaluate (or stage-2) job uses: the k-means options and ``seeding``; not
+        ``protocol``, which only the aggregation reads, so editing it re-runs no such job."""
+        return {**self.kmeans_options, "seeding": self.seeding}
+
+
+def graph_weights(spec: MethodSpec, params: dict, *, sigma0: str, width: str) -> dict | None:
+    """How a setting weights the shared k-NN graph (None: the method needs none).
+
+    The one graph weighting of the workflow (select, stage 2, re-seeds, cross-validation):
+    ``weight``, and for heat weights ``t``, ``sigma0`` and ``width`` (named only when it is
+    not ``sigma``, so default runs keep their job parameters).
+    """
+    if spec.graph is None:
+        return None
+    graph, _ = spec.split_graph_params(params)
+    weights = {"weight": graph["weight"]}
+    if graph["weight"] == "heat":
+        # a fixed-heat method without its own t uses the kernel at sigma0 (t = 1)
+        weights["t"] = float(graph.get("t", 1.0))
+        weights["sigma0"] = sigma0
+        if width != "sigma":
+            weights["width"] = width
+    return weights
+
+
+@dataclass(frozen=True)
+class GraphSection:
+    """Config ``graph``: the shared k-NN graph and how methods weight it."""
+
+    k: int
+    weight: str
+    t: float
+    sigma0: str
+    source: str
+    params: dict
+    connect: float
+    width: str
+
+    @property
+    def knn_stem(self) -> str:
+        """File stem of the shared k-NN table, e.g. ``knn5``."""
+        return f"knn{self.k}"
+
+    @property
+    def weighting(self) -> dict:
+        """The fields a job that weights a k-NN table itself uses (stage 2, re-seeds)."""
+        return {"sigma0": self.sigma0, "width": self.width}
+
+    def weights(self, spec: MethodSpec, params: dict) -> dict | None:
+        return graph_weights(spec, params, **self.weighting)
+
+
+@dataclass(frozen=True)
+class BlufsSection:
+    """Config ``blufs``: the BLUFS paper's experiment (``enabled`` False: none of it runs).
+
+    The workflow validates an empty section too, so every field holds the schema's value.
+    """
+
+    enabled: bool
+    two_stage: dict
+    anchor: str
+    anchor_metric: str
+    reseeds: int
+    reseed_methods: tuple
+    ablation: tuple
+    knn: dict
+    cd_alpha: float
+    reference: str
+    notes: str | None
+    figures: dict
+    runtime: dict
+    synthetic: dict
+
+    @classmethod
+    def read(cls, section: dict, enabled: bool) -> BlufsSection:
+        return _section(cls, {**section, "enabled": enabled}, "blufs")
+
+    def two_stage_methods(self, methods) -> list[str]:
+        """Methods that get a stage-2 search (spec blufs.md §2.8); each must be configured."""
+        unknown = [m for m in self.two_stage if m not in methods]
+        if unknown:
+            raise ValueError(f"config 'blufs.two_stage': method {unknown[0]!r} is not in 'methods'")
+        return list(self.two_stage)
+
+    def stage2_grid_size(self, method: str) -> int:
+        """Points of a method's stage-2 grid (its jobs' budget: duplicates counted)."""
+        return len(expand_grid(method, self.two_stage[method]))
+
+
+@dataclass(frozen=True)
+class PaperSection:
+    """Config ``paper``: a paper reproduction's outputs. A sub-section left out of the
+    config (no schema default: the output is not made) is None."""
+
+    name: str
+    reference: str
+    notes: str | None
+    nmi: str
+    protocol: str
+    control: str
+    labels: dict
+    methods: tuple | None = None
+    ablation: dict | None = None
+    sensitivity: dict | None = None
+    convergence: dict | None = None
+    readings: dict | None = None
+    crossval: dict | None = None
+
+    @classmethod
+    def read(cls, section: dict | None) -> PaperSection | None:
+        return _section(cls, section, "paper") if section else None
 
 
 class Plan:
@@ -226,23 +408,23 @@ class Plan:
                     f"config 'datasets': dataset {name!r} is {kind} and the k-means "
                     f"evaluation needs one class label per sample (use it in css.datasets)"
                 )
-        self.graph_config = config.get("graph", {})
-        evaluation = config.get("evaluation", {})
-        self.protocols = list(evaluation.get("protocol", PROTOCOLS))
-        run_chunk_size = int(config.get("chunk_size", 50))
+        self.graph = _section(GraphSection, config["graph"], "graph")
+        self.evaluation = _section(EvaluationSection, config["evaluation"], "evaluation")
+        self.protocols = list(self.evaluation.protocol)
+        run_chunk_size = int(config["chunk_size"])
         self.specs: dict[str, MethodSpec] = {}
         self.settings: dict[str, list[Setting]] = {}
         self.method_datasets: dict[str, list[str]] = {}
         self.method_chunk_size: dict[str, int] = {}
         grids = {}
         for name, entry in config["methods"].items():
-            self.specs[name] = method_spec(name, entry)
+            self.specs[name] = resolve_method(name, entry)
             grids[name], only, size = split_method_options(name, entry, registry)
             self.method_datasets[name] = [d for d in self.datasets if only is None or d in only]
             self.method_chunk_size[name] = run_chunk_size if size is None else size
         for name, grid in grids.items():
             self.settings[name] = self._settings(self.specs[name], grid, grids)
-        unknown = [name for name in config.get("feature_counts") or {} if name not in registry]
+        unknown = [name for name in config["feature_counts"] if name not in registry]
         if unknown:
             raise ValueError(
                 f"config 'feature_counts': unknown dataset {unknown[0]!r} "
@@ -255,7 +437,7 @@ class Plan:
     def _check_neighbour_counts(self):
         """Each k of a k-NN graph (``graph.k``, a method's neighbour count ``k``) must be
         below the n_samples of every dataset it runs on, so no job fails on it later."""
-        graph_k = int(self.graph_config.get("k", 5))
+        graph_k = self.graph.k
         for dataset, method in self.runs():
             n = getattr(self.registry[dataset], "n_samples", None)  # a registry states it
             if n is None:
@@ -279,28 +461,22 @@ class Plan:
                     )
 
     # -- methods and settings -------------------------------------------------------
-    def _graph_defaults(self, spec: MethodSpec) -> dict:
-        """Graph hyper-parameters the config's ``graph`` section supplies to a method."""
-        defaults = {}
-        for key in GRAPH_PARAMS:
-            if key in spec.params and key in self.graph_config:
-                defaults[key] = self.graph_config[key]
-        return defaults
+    def graph_defaults(self, spec: MethodSpec) -> dict:
+        """Graph hyper-parameters (``weight``, ``t``) the config's ``graph`` section
+        supplies to a method that has them: the base every grid point completes."""
+        return {key: getattr(self.graph, key) for key in GRAPH_PARAMS if key in spec.params}
 
     def _settings(self, spec: MethodSpec, grid: dict, grids: dict) -> list[Setting]:
         grid = dict(grid)
         if spec.name == "random" and "draws" in grid:
             grid["seed"] = list(range(self._random_draws(grid.pop("draws"), grids)))
-        base = self._graph_defaults(spec)
+        base = self.graph_defaults(spec)
         default = spec.check_params(base)
-        seen, settings = set(), []
-        for params in expand_grid(spec.name, grid):
-            checked = spec.check_params({**base, **params})
-            sid = setting_id(checked)
-            if sid not in seen:
-                seen.add(sid)
-                settings.append(Setting(sid, checked, True, checked == default))
-        if "default" in self.protocols and setting_id(default) not in seen:
+        settings = [
+            Setting(sid, checked, True, checked == default)
+            for sid, checked in grid_settings(spec, grid, base)
+        ]
+        if "default" in self.protocols and setting_id(default) not in {s.id for s in settings}:
             settings.append(Setting(setting_id(default), default, False, True))
         return settings
 
@@ -322,10 +498,7 @@ class Plan:
 
     def _grid_size(self, method, grid) -> int:
         spec = self.specs[method]
-        base = self._graph_defaults(spec)
-        return len(
-            {setting_id(spec.check_params({**base, **p})) for p in expand_grid(method, grid or {})}
-        )
+        return len(grid_settings(spec, grid, self.graph_defaults(spec)))
 
     @property
     def methods(self) -> list[str]:
@@ -356,7 +529,7 @@ class Plan:
 
     def feature_counts(self, dataset: str) -> list[int]:
         entry = self.registry[dataset]
-        counts = self.config.get("feature_counts", {}).get(dataset, entry.feature_counts)
+        counts = self.config["feature_counts"].get(dataset, entry.feature_counts)
         d = entry.n_features
         if d is not None and counts and max(counts) > d:
             raise ValueError(
@@ -369,22 +542,11 @@ class Plan:
     @property
     def knn_stem(self) -> str:
         """File stem of the shared k-NN table, e.g. ``knn5``."""
-        return f"knn{int(self.graph_config.get('k', 5))}"
+        return self.graph.knn_stem
 
     def graph_weights(self, method: str, params: dict) -> dict | None:
         """How a setting weights the shared k-NN graph (None: the method needs none)."""
-        spec = self.specs[method]
-        if spec.graph is None:
-            return None
-        graph, _ = spec.split_graph_params(params)
-        weights = {"weight": graph["weight"]}
-        if graph["weight"] == "heat":
-            weights["t"] = float(graph.get("t", 1.0))
-            weights["sigma0"] = self.graph_config.get("sigma0", "median")
-            width = self.graph_config.get("width", "sigma")
-            if width != "sigma":  # only named when it differs, so default runs keep their ids
-                weights["width"] = width
-        return weights
+        return self.graph.weights(self.specs[method], params)
 
     def seed(self, dataset: str, method: str, sid: str) -> int:
         return derive_seed(dataset, method, sid)

@@ -27,7 +27,7 @@ import pandas as pd
 
 from .api import rank_features
 from .evaluate import evaluate_selection
-from .plan import expand_grid, setting_id
+from .plan import expand_grid, graph_weights, setting_id
 from .seeding import derive_seed
 
 ANCHORS = ("per_count", "per_dataset")
@@ -252,20 +252,18 @@ def _tag(rows, dataset, method, sid, seconds):
     return rows
 
 
-def graph_from_knn(method: str, knn: dict | None, sigma0: str = "median"):
-    """``params -> graph`` from the workflow's shared k-NN table (as the select job weights it)."""
+def graph_from_knn(method: str, knn: dict | None, *, sigma0: str, width: str):
+    """``params -> graph`` from the workflow's shared k-NN table, weighted as the select
+    job weights it (:func:`ufsbench.plan.graph_weights`; config ``graph.sigma0``/``width``)."""
     from .io import knn_affinity
     from .methods.registry import get_method
 
     spec = get_method(method)
 
     def graph_of(params):
-        if spec.graph is None or knn is None:
+        weights = graph_weights(spec, params, sigma0=sigma0, width=width)
+        if weights is None or knn is None:
             return None
-        graph, _ = spec.split_graph_params(params)
-        weights = {"weight": graph["weight"]}
-        if graph["weight"] == "heat":
-            weights.update(t=float(graph.get("t", 1.0)), sigma0=sigma0)
         return knn_affinity(knn, **weights)
 
     return graph_of

@@ -27,18 +27,17 @@ rule blufs_stage2:
         runtime=stage2_runtime,
     params:
         method="{method}",
-        part=lambda wildcards: int(wildcards.part),
+        part=part_number,
         parts=stage2_parts,
         settings=method_settings,
-        grid=lambda wildcards: BLUFS["two_stage"][wildcards.method],
-        anchor=BLUFS.get("anchor", "per_count"),
-        anchor_metric=BLUFS.get("anchor_metric", "acc"),
+        grid=stage2_grid,
+        anchor=BLUFS.anchor,
+        anchor_metric=BLUFS.anchor_metric,
         n_clusters=n_clusters_of,
-        evaluation=config["evaluation"],
-        sigma0=graph_setup()["sigma0"],
+        evaluation=PLAN.evaluation.evaluate_options,
+        graph=PLAN.graph.weighting,
         stage1=stage1_score_plan,
-        code=lambda wildcards: method_code(wildcards)
-        + code_hash("tuning.py", "evaluate.py", "kmeans.py"),
+        code=method_code_with("tuning.py", "evaluate.py", "kmeans.py"),
     script:
         "../scripts/blufs_stage2.py"
 
@@ -49,8 +48,8 @@ localrules:
 
 rule blufs_stage2_merge:
     input:
-        selections=lambda wildcards: stage2_part_files(wildcards, "selection.npz"),
-        scores=lambda wildcards: stage2_part_files(wildcards, "scores.tsv"),
+        selections=stage2_part_files("selection.npz"),
+        scores=stage2_part_files("scores.tsv"),
     output:
         selection=res("{dataset}/{method}/stage2/selection.npz"),
         scores=res("{dataset}/{method}/stage2/scores.tsv"),
@@ -81,12 +80,11 @@ rule blufs_reseed:
         mem_mb=select_mem_mb,
         runtime=reseed_runtime,
     params:
-        seeds=BLUFS.get("reseeds", 10),
+        seeds=BLUFS.reseeds,
         n_clusters=n_clusters_of,
-        evaluation=config["evaluation"],
-        sigma0=graph_setup()["sigma0"],
-        code=lambda wildcards: method_code(wildcards)
-        + code_hash("tuning.py", "papers/blufs.py"),
+        evaluation=PLAN.evaluation.kmeans_options,
+        graph=PLAN.graph.weighting,
+        code=method_code_with("tuning.py", "papers/blufs.py"),
     script:
         "../scripts/blufs_reseed.py"
 
@@ -106,7 +104,7 @@ rule blufs_knn:
     resources:
         mem_mb=evaluate_mem_mb,
     params:
-        knn=BLUFS.get("knn", {}),
+        knn=BLUFS.knn,
         code=code_hash("evaluate.py", "io.py"),
     script:
         "../scripts/blufs_knn.py"
@@ -120,7 +118,7 @@ localrules:
 
 rule blufs_tables:
     input:
-        unpack(notes_input(BLUFS.get("notes"))),
+        unpack(notes_input(BLUFS.notes)),
         scores=res("tables/scores.tsv"),
         reseeds=reseed_outputs(),
         knn=knn_outputs(),
@@ -158,9 +156,9 @@ rule blufs_tables:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        ablation=BLUFS.get("ablation", []),
-        knn=BLUFS.get("knn", {}),
-        reference=str(PROJECT / BLUFS.get("reference", "")),
+        ablation=list(BLUFS.ablation),
+        knn=BLUFS.knn,
+        reference=workflow_path(BLUFS.reference),
         code=code_hash("papers/blufs.py", "reference.py", "io.py"),
     script:
         "../scripts/blufs_tables.py"
@@ -185,7 +183,7 @@ rule blufs_cd:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        alpha=BLUFS.get("cd_alpha", 0.05),
+        alpha=BLUFS.cd_alpha,
         code=code_hash("stats.py", "plots.py"),
     script:
         "../scripts/blufs_cd.py"
@@ -203,8 +201,8 @@ rule blufs_synthetic:
     threads: 1
     params:
         params=default_params,
-        n_features=BLUFS.get("synthetic", {}).get("n_features", 2),
-        k=PLAN.graph_config.get("k", 5),
+        n_features=BLUFS.synthetic["n_features"],
+        k=PLAN.graph.k,
         code=method_code,
     script:
         "../scripts/blufs_synthetic.py"
@@ -213,11 +211,7 @@ rule blufs_synthetic:
 rule figure_synthetic:
     input:
         data=res("{dataset}/data.npz"),
-        picks=lambda wildcards: expand(
-            res("blufs/synthetic/{dataset}/{method}.tsv"),
-            dataset=wildcards.dataset,
-            method=BLUFS["synthetic"]["methods"],
-        ),
+        picks=synthetic_picks,
     output:
         tsv=res("tables/blufs_synthetic_{dataset}.tsv"),
         png=report(
@@ -264,7 +258,7 @@ rule blufs_sensitivity:
     params:
         code=code_hash("papers/blufs_figures.py", "plots.py"),
     script:
-        "../scripts/blufs_figures.py"
+        "../scripts/blufs_sensitivity.py"
 
 
 rule blufs_stability:
@@ -291,7 +285,7 @@ rule blufs_stability:
         n_clusters=n_clusters_of,
         code=code_hash("papers/blufs_figures.py", "plots.py", "kmeans.py"),
     script:
-        "../scripts/blufs_figures.py"
+        "../scripts/blufs_stability.py"
 
 
 rule blufs_correlation:
@@ -315,14 +309,12 @@ rule blufs_correlation:
     threads: 1
     params:
         methods=[
-            m
-            for m in BLUFS.get("figures", {}).get("correlation_methods", [])
-            if m in selection_methods()
+            m for m in BLUFS.figures["correlation_methods"] if m in selection_methods()
         ],
-        n_features=lambda wildcards: min(PLAN.feature_counts(wildcards.dataset)),
+        n_features=fewest_features,
         code=code_hash("papers/blufs_figures.py", "plots.py"),
     script:
-        "../scripts/blufs_figures.py"
+        "../scripts/blufs_correlation.py"
 
 
 rule blufs_convergence:
@@ -343,11 +335,11 @@ rule blufs_convergence:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        n_features=lambda wildcards: max(PLAN.feature_counts(wildcards.dataset)),
+        n_features=most_features,
         n_clusters=n_clusters_of,
-        code=lambda wildcards: _method_code("blufs") + code_hash("papers/blufs_figures.py"),
+        code=blufs_code_with("papers/blufs_figures.py"),
     script:
-        "../scripts/blufs_figures.py"
+        "../scripts/blufs_convergence.py"
 
 
 rule blufs_runtime:
@@ -365,10 +357,10 @@ rule blufs_runtime:
         runtime=timing_runtime,
     params:
         params=default_params,
-        repeats=BLUFS.get("runtime", {}).get("repeats", 10),
-        n_features=lambda wildcards: max(PLAN.feature_counts(wildcards.dataset)),
+        repeats=BLUFS.runtime["repeats"],
+        n_features=most_features,
         n_clusters=n_clusters_of,
-        k=PLAN.graph_config.get("k", 5),
+        k=PLAN.graph.k,
         code=method_code,
     script:
         "../scripts/blufs_runtime.py"
@@ -391,7 +383,7 @@ rule blufs_table8:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        reference=str(PROJECT / BLUFS.get("reference", "")),
+        reference=workflow_path(BLUFS.reference),
         code=code_hash("papers/blufs.py", "reference.py"),
     script:
         "../scripts/blufs_table8.py"

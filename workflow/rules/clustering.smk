@@ -47,9 +47,9 @@ rule cluster_scores:
         seeds=CPLAN.seeds,
         n_clusters=n_clusters_of,
         options={
-            "n_init": CLUSTER_CONFIG.get("n_init", 10),
-            "km_n_init": CLUSTER_CONFIG.get("km_n_init", 1),
-            "engine": CLUSTER_CONFIG.get("kmeans", "sklearn"),
+            "n_init": CLUSTER_CONFIG["n_init"],
+            "km_n_init": CLUSTER_CONFIG["km_n_init"],
+            "engine": CLUSTER_CONFIG["kmeans"],
         },
         code=code_hash("metrics.py", "kmeans.py", "seeding.py", *SPARSE_GRAPH_CODE),
     script:
@@ -62,10 +62,9 @@ localrules:
 
 rule cluster_tables:
     input:
-        unpack(notes_input(CLUSTER_CONFIG.get("notes"))),
+        unpack(notes_input(CLUSTER_CONFIG["notes"])),
         scores=[res(path) for path in CPLAN.score_files()],
-        reference=PROJECT
-        / CLUSTER_CONFIG.get("reference", "resources/reference/srsg_paper.tsv"),
+        reference=workflow_path(CLUSTER_CONFIG["reference"]),
     output:
         summary=res("tables/clustering.tsv"),
         comparison=report(
@@ -81,7 +80,7 @@ rule cluster_tables:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        select=CLUSTER_CONFIG.get("select", "acc"),
+        select=CLUSTER_CONFIG["select"],
         skipped=CPLAN.skipped,
         code=code_hash("clustering.py", "reference.py"),
     script:

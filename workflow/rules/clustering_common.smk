@@ -1,20 +1,17 @@
 # The clustering task's plan and the small functions its rules call (the rules are in
 # clustering.smk).
 from ufsbench.clustering import ClusterPlan, graph_path, score_path
-from ufsbench.plan import unavailable_datasets
 from ufsbench.sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS
 
 CPLAN = ClusterPlan(config, REGISTRY)
-CLUSTER_CONFIG = config.get("clustering") or {}
+CLUSTER_CONFIG = config["clustering"]
 
 
 # Datasets whose file is neither in the mirror nor under data/raw (or that are gated:
 # licensed, no public URL) are skipped, each with a "ufsbench: skipping dataset" line
 # (the same path as `unavailable: skip`, without trying the network).
-if CPLAN.enabled and CLUSTER_CONFIG.get("skip_missing", True):
-    for _name, _reason in unavailable_datasets(
-        CPLAN.datasets, REGISTRY, config.get("mirror"), probe=False
-    ).items():
+if CPLAN.enabled and CLUSTER_CONFIG["skip_missing"]:
+    for _name, _reason in unavailable(CPLAN.datasets, probe=False).items():
         CPLAN.skip(_name, _reason)
 
 
@@ -42,7 +39,7 @@ def cluster_score_inputs(wildcards):
 
 
 def cluster_threads(wildcards):
-    return int(CLUSTER_CONFIG.get("n_jobs", 1))
+    return int(CLUSTER_CONFIG["n_jobs"])
 
 
 def cluster_mem_mb(wildcards):

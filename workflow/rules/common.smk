@@ -16,10 +16,9 @@ from ufsbench.plan import (
     Plan,
     available_datasets,
     command_line_methods,
-    expand_grid,
     typed_overrides,
+    unavailable_datasets,
 )
-from ufsbench.tuning import stage2_part_count
 from ufsbench.clustering import fs_graph_setting, graph_path, tasks
 
 # Nested --config values arrive with every scalar a string ({repeats: '2'}): type them
@@ -38,7 +37,12 @@ _methods = command_line_methods(
 )
 if _methods is not None:
     config["methods"] = _methods
+# Optional experiments: absent or empty, none of their jobs run. The BLUFS section is
+# validated even then, so its rules read the schema's defaults (the only place they live).
+BLUFS_ENABLED = bool(config.get("blufs"))
+config["blufs"] = config.get("blufs") or {}
 
+# The schema fills in every default: nothing after this line restates one.
 validate(config, schema="../schemas/config.schema.yaml")
 # Names that become path components, and the run's size, before anything is loaded or
 # expanded (ufsbench.names, ufsbench.limits; bounds in config/README.md).
@@ -71,28 +75,47 @@ REGISTRY_PATH = str(
 REGISTRY = load_registry(REGISTRY_PATH)
 # Datasets from local files by path, relative to the working directory (config
 # local_datasets; docs/own-data.md).
-REGISTRY.update(local_datasets(config.get("local_datasets"), Path.cwd(), REGISTRY))
-if config.get("unavailable", "fetch") == "skip":
-    config["datasets"] = available_datasets(
-        config["datasets"],
+REGISTRY.update(local_datasets(config["local_datasets"], Path.cwd(), REGISTRY))
+
+
+def unavailable(names, probe=True):
+    """Name -> why, for each of ``names`` whose file cannot be had now (each skip printed
+    as "ufsbench: skipping dataset ..."): the one availability filter of the workflow.
+    ``probe``: also try the public URL; without it only the mirror and data/raw count.
+    """
+    return unavailable_datasets(
+        names,
         REGISTRY,
         config["mirror"],
+        probe=probe,
         source_base=config["source_base"],
     )
-    if config.get("blufs"):
-        synthetic = config["blufs"].get("synthetic", {})
-        synthetic["datasets"] = available_datasets(
-            synthetic.get("datasets", []),
-            REGISTRY,
-            config["mirror"],
-            required=False,
-            source_base=config["source_base"],
-        )
+
+
+def available(names, required=True):
+    """``names`` without those :func:`unavailable` finds; ``required``: refuse an empty
+    experiment."""
+    return available_datasets(
+        names,
+        REGISTRY,
+        config["mirror"],
+        required=required,
+        source_base=config["source_base"],
+    )
+
+
+# With `unavailable: skip`, a dataset whose file cannot be had is left out of the run.
+SKIP_UNAVAILABLE = config["unavailable"] == "skip"
+if SKIP_UNAVAILABLE:
+    config["datasets"] = available(config["datasets"])
+    if BLUFS_ENABLED:
+        synthetic = config["blufs"]["synthetic"]
+        synthetic["datasets"] = available(synthetic["datasets"], required=False)
 PLAN = Plan(config, REGISTRY)
 TASKS = tasks(config)
 # A sparse graph of the clustering task that the graph-based selectors use instead of
 # the shared k-NN graph (config graph.source / graph.params), or None.
-FS_GRAPH = fs_graph_setting(PLAN.graph_config)
+FS_GRAPH = fs_graph_setting(PLAN.graph.source, PLAN.graph.params)
 LIB = Path(ufsbench.__file__).parent
 # The library's code as jobs hash it: numerics only (see ufsbench.codehash). The scripts
 # are readers: a library constant one of them reads counts.
@@ -225,7 +248,7 @@ def score_plan(files):
             d: PLAN.feature_counts(d) for d in sorted({d for d, _, _ in files})
         },
         "all_features": sorted(m for m in methods if PLAN.specs[m].uses_all_features),
-        "repeats": config["evaluation"]["repeats"],
+        "repeats": PLAN.evaluation.repeats,
     }
 
 
@@ -293,10 +316,6 @@ def selection_outputs():
     return tables + figures
 
 
-def graph_k(wildcards):
-    return int(wildcards.k)
-
-
 def n_clusters_of(wildcards):
     return PLAN.n_clusters(wildcards.dataset)
 
@@ -316,7 +335,7 @@ def _shape(wildcards):
 
 def select_mem_mb(wildcards):
     n, d, c = _shape(wildcards)
-    return resources.select_mem_mb(n, d, c, PLAN.graph_config.get("k", 5))
+    return resources.select_mem_mb(n, d, c, PLAN.graph.k)
 
 
 def select_runtime(wildcards):
@@ -334,71 +353,14 @@ def evaluate_mem_mb(wildcards):
 
 def evaluate_runtime(wildcards):
     n, _, c = _shape(wildcards)
-    ev = config["evaluation"]
     return resources.evaluate_runtime(
         n,
         len(chunk_settings(wildcards)),
         len(PLAN.feature_counts(wildcards.dataset)),
-        ev["repeats"],
-        ev["n_init"],
+        PLAN.evaluation.repeats,
+        PLAN.evaluation.n_init,
         c,
     )
-
-
-# -- the BLUFS paper's experiment (config key `blufs`; rules in workflow/rules/blufs.smk) --
-BLUFS = config.get("blufs") or {}
-
-
-def two_stage_methods():
-    """Configured methods that get a stage-2 search (spec blufs.md §2.8)."""
-    unknown = [m for m in BLUFS.get("two_stage", {}) if m not in PLAN.methods]
-    if unknown:
-        raise ValueError(
-            f"config 'blufs.two_stage': method {unknown[0]!r} is not in 'methods'"
-        )
-    return list(BLUFS.get("two_stage", {}))
-
-
-def stage2_scores():
-    return [f"{stem}/stage2/scores.tsv" for stem in runs_of(two_stage_methods())]
-
-
-def method_selections(wildcards):
-    """Every selection file of a (dataset, method): stage-1 chunks, and stage 2."""
-    files = [
-        res(f"{wildcards.dataset}/{wildcards.method}/{chunk}/selection.npz")
-        for chunk in PLAN.chunks(wildcards.method)
-    ]
-    if wildcards.method in two_stage_methods():
-        files.append(
-            res(f"{wildcards.dataset}/{wildcards.method}/stage2/selection.npz")
-        )
-    return files
-
-
-def method_settings(wildcards):
-    """Stage-1 settings of a method: id -> full parameters."""
-    return {s.id: s.params for s in PLAN.settings[wildcards.method]}
-
-
-def knn_of_method(wildcards):
-    """The shared k-NN table when any setting of the method uses a graph."""
-    if any(
-        PLAN.graph_weights(wildcards.method, s.params)
-        for s in PLAN.settings[wildcards.method]
-    ):
-        return {"knn": res(f"{wildcards.dataset}/graph/{PLAN.knn_stem}.npz")}
-    return {}
-
-
-def graph_setup():
-    return {"sigma0": PLAN.graph_config.get("sigma0", "median")}
-
-
-def selection_methods():
-    """Feature-selection methods of Tables II/VII (controls, AllFea and the Cases excluded)."""
-    skip = {"allfea", "random", *BLUFS.get("ablation", [])}
-    return [m for m in PLAN.methods if m not in skip]
 
 
 def workflow_path(path) -> str:
@@ -414,129 +376,3 @@ def notes_input(path):
         return {"notes": workflow_path(path)} if path else {}
 
     return inputs
-
-
-def reseed_outputs():
-    if not BLUFS.get("reseeds"):
-        return []
-    return [f"{stem}/reseed.tsv" for stem in runs_of(BLUFS.get("reseed_methods", []))]
-
-
-def knn_outputs():
-    return [f"{stem}/knn.tsv" for stem in runs_of(selection_methods())]
-
-
-def synthetic_outputs():
-    synthetic = BLUFS.get("synthetic", {})
-    return expand(
-        res("blufs/synthetic/{dataset}/{method}.tsv"),
-        dataset=synthetic.get("datasets", []),
-        method=synthetic.get("methods", []),
-    )
-
-
-def figure_datasets(kind):
-    """Datasets of a BLUFS figure on which BLUFS runs."""
-    wanted = BLUFS.get("figures", {}).get(kind, [])
-    return [d for d in wanted if d in PLAN.method_datasets.get("blufs", PLAN.datasets)]
-
-
-def runtime_methods():
-    return [m for m in BLUFS.get("runtime", {}).get("methods", []) if m in PLAN.methods]
-
-
-def blufs_outputs():
-    if not BLUFS:
-        return []
-    figures = {
-        "sensitivity": res("figures/blufs/sensitivity_{dataset}.png"),
-        "stability": res("figures/blufs/stability_{dataset}.png"),
-        "correlation": res("figures/blufs/correlation_{dataset}.png"),
-        "convergence": res("figures/blufs/convergence_{dataset}.png"),
-    }
-    extra = [
-        path.format(dataset=d)
-        for kind, path in figures.items()
-        for d in figure_datasets(kind)
-    ]
-    if runtime_methods():
-        extra.append(res("timings/blufs_table8.md"))
-    return extra + _blufs_tables()
-
-
-def _blufs_tables():
-    out = [
-        res("tables/blufs_table2.md"),
-        res("tables/blufs_vs_paper.tsv"),
-        res("tables/blufs_table7.md"),
-        res("figures/blufs/cd_acc.png"),
-    ]
-    if BLUFS.get("ablation"):
-        out.append(res("tables/blufs_table5.md"))
-    for dataset in BLUFS.get("synthetic", {}).get("datasets", []):
-        out.append(res(f"figures/blufs/synthetic_{dataset}.png"))
-    return out
-
-
-def stage1_scores(wildcards):
-    return [
-        res(f"{wildcards.dataset}/{wildcards.method}/{chunk}/scores.tsv")
-        for chunk in PLAN.chunks(wildcards.method)
-    ]
-
-
-def stage2_grid_size(method):
-    """Points of a method's stage-2 grid."""
-    return len(expand_grid(method, BLUFS["two_stage"][method]))
-
-
-def stage2_parts(wildcards):
-    """Stage-2 jobs of a (dataset, method): the method's chunk_size runs (setting x count) each."""
-    return stage2_part_count(
-        len(PLAN.feature_counts(wildcards.dataset)),
-        stage2_grid_size(wildcards.method),
-        PLAN.method_chunk_size[wildcards.method],
-    )
-
-
-def stage2_part_files(wildcards, name):
-    return [
-        res(f"{wildcards.dataset}/{wildcards.method}/stage2/part{part}/{name}")
-        for part in range(stage2_parts(wildcards))
-    ]
-
-
-def stage2_runtime(wildcards):
-    """A part holds at most chunk_size runs plus one setting's counts (it never splits one)."""
-    n, d, _ = _shape(wildcards)
-    n_counts = len(PLAN.feature_counts(wildcards.dataset))
-    runs = min(
-        n_counts * stage2_grid_size(wildcards.method),
-        PLAN.method_chunk_size[wildcards.method] + n_counts,
-    )
-    return resources.select_runtime(n, d, runs, True)
-
-
-def timing_runtime(wildcards):
-    n, d, _ = _shape(wildcards)
-    repeats = BLUFS.get("runtime", {}).get("repeats", 10)
-    return resources.select_runtime(n, d, repeats, True)
-
-
-def reseed_runtime(wildcards):
-    n, d, _ = _shape(wildcards)
-    return resources.select_runtime(n, d, 2 * BLUFS.get("reseeds", 10), True)
-
-
-def default_params(wildcards):
-    return next(s.params for s in PLAN.settings[wildcards.method] if s.is_default)
-
-
-def dataset_selections(wildcards):
-    """Selection files of every Table II method on one dataset."""
-    files = []
-    for method in selection_methods():
-        files += method_selections(
-            SimpleNamespace(dataset=wildcards.dataset, method=method)
-        )
-    return files

@@ -112,7 +112,7 @@ rule css_figure_anytime:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        k=CSS_PLAN.ks[0],
+        k=lambda wildcards: CSS_PLAN.ks[0],
         code=code_hash("css/figures.py", "plots.py"),
     script:
         "../scripts/css_figure_anytime.py"

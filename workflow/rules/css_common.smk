@@ -4,7 +4,6 @@ from ufsbench.css.plan import (
     css_mem_mb as _css_mem_mb,
     css_runtime as _css_runtime,
 )
-from ufsbench.plan import unavailable_datasets
 
 CSS_PLAN = CssPlan(config, REGISTRY)
 # What a run computes: the module scripts/css_run.py runs and what it imports (the
@@ -13,19 +12,13 @@ CSS_CODE = code_hash("css/evaluate.py", "io.py")
 # With `unavailable: skip`, a dataset whose file is neither in the mirror nor under
 # data/raw and whose URL does not answer is left out, with the registry's reason printed
 # as "ufsbench: skipping dataset ..." and reported as not run in pocss_vs_paper.tsv.
-if CSS_PLAN.enabled and config.get("unavailable", "fetch") == "skip":
-    CSS_PLAN.skip(
-        unavailable_datasets(
-            CSS_PLAN.all_datasets,
-            REGISTRY,
-            config.get("mirror"),
-            source_base=config.get("source_base"),
-        )
-    )
+if CSS_PLAN.enabled and SKIP_UNAVAILABLE:
+    CSS_PLAN.skip(unavailable(CSS_PLAN.all_datasets))
 
 
 def css_reference():
-    return workflow_path(CSS_PLAN.reference or "resources/reference/pocss_table1.tsv")
+    """The paper's Table 1 (none when the run has no css section)."""
+    return workflow_path(CSS_PLAN.reference) if CSS_PLAN.enabled else []
 
 
 def css_runtime(wildcards):

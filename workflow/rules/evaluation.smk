@@ -22,7 +22,7 @@ rule evaluate:
         all_features=uses_all_features,
         n_clusters=n_clusters_of,
         feature_counts=feature_counts_of,
-        evaluation=config["evaluation"],
+        evaluation=PLAN.evaluation.evaluate_options,
         code=code_hash("evaluate.py", "kmeans.py", "metrics.py", "io.py"),
     script:
         "../scripts/evaluate.py"
@@ -52,7 +52,7 @@ rule aggregate:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        protocols=config["evaluation"]["protocol"],
+        protocols=PLAN.protocols,
         plan=all_score_plan(),
         code=code_hash("aggregate.py", "io.py", "integrity.py"),
     script:

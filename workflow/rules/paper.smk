@@ -34,10 +34,10 @@ rule paper_tables:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        metric=lambda wc: PAPER["nmi"] if wc.table == "nmi" else "acc",
+        metric=lambda wc: PAPER.nmi if wc.table == "nmi" else "acc",
         methods=paper_methods(),
-        protocol=PAPER.get("protocol", "oracle"),
-        labels=PAPER.get("labels", {}),
+        protocol=lambda wc: PAPER.protocol,
+        labels=lambda wc: PAPER.labels,
         code=code_hash("papers/tables.py", "stats.py", "io.py"),
     script:
         "../scripts/paper_tables.py"
@@ -61,11 +61,11 @@ rule vs_paper:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        reference=paper_path("reference"),
-        notes=paper_path("notes"),
-        metric_map={"nmi": PAPER.get("nmi", "nmi_sqrt")},
-        protocol=PAPER.get("protocol", "oracle"),
-        control=PAPER.get("control", "random"),
+        reference=lambda wc: paper_path(PAPER.reference),
+        notes=lambda wc: paper_path(PAPER.notes),
+        metric_map=lambda wc: {"nmi": PAPER.nmi},
+        protocol=lambda wc: PAPER.protocol,
+        control=lambda wc: PAPER.control,
         datasets=PLAN.datasets,
         methods=PLAN.methods,
         code=code_hash("reference.py", "aggregate.py", "io.py"),
@@ -92,8 +92,8 @@ rule figure_ablation:
     threads: 1
     params:
         dataset="{dataset}",
-        methods=PAPER.get("ablation", {}).get("methods", []),
-        labels=PAPER.get("labels", {}),
+        methods=ablation_methods(),
+        labels=lambda wc: PAPER.labels,
         code=code_hash("papers/figures.py", "plots.py"),
     script:
         "../scripts/figure_ablation.py"
@@ -119,7 +119,7 @@ rule figure_sensitivity:
     params:
         dataset="{dataset}",
         method=sensitivity_method(),
-        params=PAPER.get("sensitivity", {}).get("params", []),
+        params=paper_part("sensitivity").get("params", []),
         code=code_hash("papers/figures.py", "plots.py"),
     script:
         "../scripts/figure_sensitivity.py"
@@ -143,7 +143,7 @@ rule figure_paper_convergence:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        method=PAPER.get("convergence", {}).get("method"),
+        method=convergence_method(),
         datasets=convergence_datasets(),
         parameters=convergence_parameters(),
         code=code_hash("papers/figures.py", "plots.py"),
@@ -177,9 +177,8 @@ rule crossval:
         select_by=lambda wc: crossval_plan()["select_by"],
         n_clusters=n_clusters_of,
         feature_counts=feature_counts_of,
-        k=PLAN.graph_config.get("k", 5),
-        sigma0=PLAN.graph_config.get("sigma0", "median"),
-        evaluation=config["evaluation"],
+        k=PLAN.graph.k,
+        evaluation=PLAN.evaluation.kmeans_options,
         code=lambda wc: _method_code(wc.method)
         + code_hash("crossval.py", "evaluate.py", "kmeans.py"),
     script:
@@ -222,9 +221,9 @@ rule crossval_vs_paper:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        reference=lambda wc: paper_path("reference", crossval_plan()),
-        notes=lambda wc: paper_path("notes", crossval_plan()),
-        metric_map={"nmi": PAPER.get("nmi", "nmi_sqrt")},
+        reference=lambda wc: paper_path(crossval_plan()["reference"]),
+        notes=lambda wc: paper_path(crossval_plan()["notes"]),
+        metric_map=lambda wc: {"nmi": PAPER.nmi},
         selections=lambda wc: crossval_selections(),
         code=code_hash("reference.py", "crossval.py", "io.py"),
     script:
@@ -248,7 +247,7 @@ rule readings:
     threads: 1
     params:
         method=readings_method(),
-        readings=PAPER.get("readings", {}).get("params", []),
+        readings=paper_part("readings").get("params", []),
         defaults=readings_defaults,
         code=code_hash("reference.py", "aggregate.py", "io.py"),
     script:

@@ -2,20 +2,19 @@
 import re
 
 from ufsbench.crossval import selection_grid
-from ufsbench.methods.registry import get_method
-from ufsbench.plan import expand_grid, grid_parameters, setting_id
+from ufsbench.plan import PaperSection, grid_parameters, grid_settings, resolve_method
 
-PAPER = config.get("paper") or {}
-PAPER_NAME = PAPER.get("name", "paper")
+# The paper section (None: a plain benchmark; the paper rules then make no job, so their
+# params are functions that read it only for a job).
+PAPER = PaperSection.read(config.get("paper"))
 
 
 wildcard_constraints:
-    paper=re.escape(PAPER_NAME),
+    paper=re.escape(PAPER.name) if PAPER else "(?!)",
 
 
-def paper_path(key, section=PAPER):
-    """A file named in the paper section, relative to the project folder."""
-    path = section.get(key)
+def paper_path(path):
+    """A file named in the paper section, relative to the project folder (None: none)."""
     if not path:
         return None
     path = Path(path)
@@ -23,7 +22,9 @@ def paper_path(key, section=PAPER):
 
 
 def paper_methods():
-    return [m for m in PAPER.get("methods", PLAN.methods) if m in PLAN.methods]
+    given = PAPER.methods if PAPER else None
+    wanted = PLAN.methods if given is None else given
+    return [m for m in wanted if m in PLAN.methods]
 
 
 def datasets_of(methods, wanted=None):
@@ -35,45 +36,55 @@ def datasets_of(methods, wanted=None):
     ]
 
 
+def paper_part(key):
+    """A sub-section of the paper section ({} when the config leaves it out)."""
+    return (getattr(PAPER, key) if PAPER else None) or {}
+
+
+def ablation_methods():
+    return paper_part("ablation").get("methods", [])
+
+
 def ablation_datasets():
-    ablation = PAPER.get("ablation", {})
-    return datasets_of(ablation.get("methods", []), ablation.get("datasets", []))
+    return datasets_of(ablation_methods(), paper_part("ablation").get("datasets", []))
 
 
 def sensitivity_method():
-    method = PAPER.get("sensitivity", {}).get("method")
+    method = paper_part("sensitivity").get("method")
+    return method if method in PLAN.methods else None
+
+
+def convergence_method():
+    method = paper_part("convergence").get("method")
     return method if method in PLAN.methods else None
 
 
 def convergence_datasets():
-    conv = PAPER.get("convergence", {})
-    if conv.get("method") not in PLAN.methods:
+    if convergence_method() is None:
         return []
-    return datasets_of([conv["method"]], conv.get("datasets", []))
+    return datasets_of([convergence_method()], paper_part("convergence")["datasets"])
 
 
 def convergence_parameters():
     """The parameters the convergence method's grid varies: its panels name only these."""
-    method = PAPER.get("convergence", {}).get("method")
-    return (
-        grid_parameters(config["methods"].get(method)) if method in PLAN.methods else []
-    )
+    method = convergence_method()
+    return grid_parameters(config["methods"][method]) if method else []
 
 
 def readings_method():
-    method = PAPER.get("readings", {}).get("method")
+    method = paper_part("readings").get("method")
     return method if method in PLAN.methods else None
 
 
 def readings_defaults(wildcards):
-    """The spec defaults of the reading options: the baseline of the readings table."""
+    """The select() defaults of the reading options: the baseline of the readings table."""
     spec = PLAN.specs[readings_method()]
-    return {name: spec.defaults[name] for name in PAPER["readings"]["params"]}
+    return {name: spec.defaults[name] for name in PAPER.readings["params"]}
 
 
 def crossval_plan():
     """The cross-validation section when its dataset is part of this run, else None."""
-    cv = PAPER.get("crossval")
+    cv = paper_part("crossval")
     if not cv or cv["dataset"] not in PLAN.datasets:
         return None
     fixed = cv.get("full_data_oracle")
@@ -89,26 +100,17 @@ def crossval_selections():
 
 def crossval_settings(wildcards):
     """Every grid setting the cross-validation searches in each draw under the job's
-    selection, as the select jobs see them."""
+    selection, weighted as the select jobs weight theirs (the plan's one grid expansion
+    and graph weighting)."""
     cv = crossval_plan()
-    spec = get_method(cv["method"])
-    base = PLAN._graph_defaults(spec)
+    spec = resolve_method(cv["method"])
     grid = selection_grid(cv["grid"], wildcards.selection, cv.get("full_data_oracle"))
-    settings, seen = [], set()
-    for params in expand_grid(cv["method"], grid):
-        checked = spec.check_params({**base, **params})
-        sid = setting_id(checked)
-        if sid in seen:
-            continue
-        seen.add(sid)
-        graph, hyper = spec.split_graph_params(checked)
-        weights = None
-        if spec.graph is not None:
-            weights = {"weight": graph["weight"]}
-            if graph["weight"] == "heat":
-                weights["t"] = float(graph.get("t", 1.0))
-                weights["width"] = PLAN.graph_config.get("width", "sigma")
-        settings.append({"id": sid, "hyper": hyper, "graph": weights})
+    settings = []
+    for sid, params in grid_settings(spec, grid, PLAN.graph_defaults(spec)):
+        _, hyper = spec.split_graph_params(params)
+        settings.append(
+            {"id": sid, "hyper": hyper, "graph": PLAN.graph.weights(spec, params)}
+        )
     return settings
 
 
@@ -130,7 +132,7 @@ def crossval_file_selections():
 def paper_outputs():
     if not PAPER:
         return []
-    paper = PAPER_NAME
+    paper = PAPER.name
     outputs = expand(
         res("tables/{paper}_{table}.{ext}"),
         paper=paper,

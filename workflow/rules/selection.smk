@@ -21,7 +21,7 @@ rule select:
         jobs=select_jobs,
         n_clusters=n_clusters_of,
         feature_counts=feature_counts_of,
-        connect=config["graph"].get("connect", 1e-6),
+        connect=PLAN.graph.connect,
         code=method_code,
     script:
         "../scripts/select.py"

@@ -25,7 +25,7 @@ for cell in cells.itertuples():
         done[key] = reseed(
             X, y, method, parse_setting_id(spec, cell.params), int(cell.n_features),
             dataset=dataset, n_clusters=p.n_clusters, evaluation=p.evaluation, seeds=p.seeds,
-            graph_of=graph_from_knn(method, knn, p.sigma0), log=log,
+            graph_of=graph_from_knn(method, knn, **p.graph), log=log,
         )  # fmt: skip
     frame = done[key].assign(dataset=dataset, method=method, metric=cell.metric,
                              params=cell.params, n_features=int(cell.n_features))  # fmt: skip

@@ -18,10 +18,11 @@ results = cross_validate(
     n_clusters=params.n_clusters,
     select_by=params.select_by,
     k=params.k,
-    sigma0=params.sigma0,
     repeats=ev["repeats"],
     engine=ev["kmeans"],
+    n_init=ev["n_init"],
     max_iter=ev["max_iter"],
+    init=ev["init"],
     seed_key=(snakemake.wildcards.dataset, params.method),
     log=log,
 )

@@ -56,29 +56,43 @@ class CssJob:
         return f"css/{self.dataset}/{self.method}/k{self.k}/s{self.seed}"
 
 
+# What CssPlan reads of the css section (each has a schema default, but methods).
+_SECTION_KEYS = ("datasets", "methods", "k", "seeds", "curves", "anytime", "reference", "notes")
+
+
 class CssPlan:
     """Jobs of the CSS task; raises ``ValueError`` naming the offending ``css`` key."""
 
     def __init__(self, config: dict, registry: dict):
-        css = config.get("css") or {}
+        css = config.get("css") or {}  # absent or empty: the task does not run
         self.enabled = bool(css)
-        self.datasets = list(css.get("datasets", []))
+        if self.enabled:
+            # a validated section: workflow/schemas/config.schema.yaml filled its defaults
+            missing = [key for key in _SECTION_KEYS if key not in css]
+            if missing:
+                raise ValueError(
+                    f"config 'css.{missing[0]}' is missing: the plan reads a config validated "
+                    f"against workflow/schemas/config.schema.yaml, which fills in the defaults"
+                )
+        else:
+            css = dict.fromkeys(_SECTION_KEYS)
+        self.datasets = list(css["datasets"] or [])
         self.methods = {}
-        for name, options in (css.get("methods") or {}).items():
+        for name, options in (css["methods"] or {}).items():
             if name not in METHODS:
                 raise ValueError(
                     f"config 'css.methods': unknown CSS method {name!r} (known: "
                     f"{', '.join(METHODS)})"
                 )
             self.methods[name] = self._check_options(name, options or {})
-        self.ks = [int(k) for k in css.get("k", [50])]
-        self.seeds = int(css.get("seeds", 10))
-        curves = css.get("curves") or {}
-        self.curve_datasets = list(curves.get("datasets", []))
-        self.curve_ks = [int(k) for k in curves.get("k", [])]
-        self.anytime = list(css.get("anytime", []))
-        self.reference = css.get("reference")
-        self.notes = css.get("notes")
+        self.ks = [int(k) for k in css["k"] or []]
+        self.seeds = css["seeds"] or 0
+        curves = css["curves"] or dict.fromkeys(("datasets", "k"))
+        self.curve_datasets = list(curves["datasets"] or [])
+        self.curve_ks = [int(k) for k in curves["k"] or []]
+        self.anytime = list(css["anytime"] or [])
+        self.reference = css["reference"]
+        self.notes = css["notes"]
         self.skipped: dict[str, str] = {}
         for key, names in (
             ("css.datasets", self.datasets),
