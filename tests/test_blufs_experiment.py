@@ -420,6 +420,7 @@ def _assert_stage2_parts_equal_the_serial_search(workdir, config, parts):
     winners = stage1_winners(stage1, metric=blufs["anchor_metric"], anchor=blufs["anchor"])
     serial = stage2_settings(spec, settings, winners, blufs["two_stage"]["blufs"])
     evaluation = {"init": "random", **config["evaluation"]}
+    kmeans = {key: evaluation[key] for key in ("repeats", "n_init", "max_iter", "init")}
     selections, scores = run_settings(
         X,
         y,
@@ -427,7 +428,7 @@ def _assert_stage2_parts_equal_the_serial_search(workdir, config, parts):
         serial,
         dataset="wine",
         n_clusters=3,
-        evaluation=evaluation,
+        kmeans={**kmeans, "engine": evaluation["kmeans"]},
         seeding=evaluation["seeding"],
     )
     write_table(workdir / "serial.tsv", scores)

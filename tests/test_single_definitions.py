@@ -117,7 +117,7 @@ def test_the_schema_default_of_graph_k_and_repeats_is_what_the_plan_reads(tmp_pa
     validate(config, str(path))
     plan = Plan(config, TOY)
     assert (plan.graph.k, plan.knn_stem) == (7, "knn7")
-    assert plan.evaluation.repeats == 4 == plan.evaluation.evaluate_options["repeats"]
+    assert plan.evaluation.repeats == 4 == plan.evaluation.kmeans_options["repeats"]
     assert plan.evaluation.kmeans_options["repeats"] == 4
 
 
@@ -148,11 +148,11 @@ def test_evaluation_is_read_once_by_the_plan():
 
 def test_each_job_gets_only_the_evaluation_fields_it_uses():
     plan = Plan(_minimal(evaluation={"repeats": 3, "protocol": ["oracle"]}), TOY)
-    assert "protocol" not in plan.evaluation.evaluate_options
-    assert plan.evaluation.evaluate_options["repeats"] == 3
+    assert "protocol" not in plan.evaluation.kmeans_options
+    assert plan.evaluation.kmeans_options["repeats"] == 3
     assert set(plan.evaluation.kmeans_options) == {
         "repeats",
-        "kmeans",
+        "engine",
         "n_init",
         "max_iter",
         "init",

@@ -22,7 +22,7 @@ from ufsbench.tuning import (
     stage2_settings,
 )
 
-EVALUATION = {"repeats": 2, "kmeans": "litekmeans", "n_init": 2, "max_iter": 20, "init": "random"}
+KMEANS = {"repeats": 2, "engine": "litekmeans", "n_init": 2, "max_iter": 20, "init": "random"}
 
 
 def _fake_settings(rng, n_settings, n_counts):
@@ -101,7 +101,7 @@ def _tiny_search(planted_data, anchor):
         spec.check_params({**base, "alpha": a, "beta": b}) for a in (0.1, 10.0) for b in (1.0,)
     ]
     stage1 = {setting_id(p): p for p in params}
-    common = dict(dataset="planted", n_clusters=3, evaluation=EVALUATION)
+    common = dict(dataset="planted", n_clusters=3, kmeans=KMEANS)
     _, scores = run_settings(X, y, "blufs", [(s, p, counts) for s, p in stage1.items()], **common)
     winners = stage1_winners(scores, anchor=anchor)
     grid = {"lam": [0.1, 1.0, 10.0], "mu": [1.0, 10.0]}  # lam = mu = 1 is stage 1: skipped
@@ -155,7 +155,7 @@ def test_merge_parts_rejects_a_setting_in_two_parts(planted_data):
 
 def test_merge_parts_of_nothing_is_the_empty_search():
     empty = run_settings(np.zeros((3, 2)), None, "blufs", [], dataset="d", n_clusters=2,
-                         evaluation=EVALUATION)  # fmt: skip
+                         kmeans=KMEANS)  # fmt: skip
     sels, scores = merge_parts([empty, empty])
     assert sels == {} and scores.columns.tolist() == empty[1].columns.tolist() and scores.empty
 

@@ -258,20 +258,16 @@ class EvaluationSection:
 
     @property
     def kmeans_options(self) -> dict:
-        """The k-means runs' options, which every job that clusters uses."""
+        """The k-means runs' options, which every job that clusters uses, as the library's
+        keyword arguments (``evaluate_selection``, ``cross_validate``, ``ufsbench.tuning``):
+        the one place the config's names meet the library's."""
         return {
             "repeats": self.repeats,
-            "kmeans": self.kmeans,
+            "engine": self.kmeans,
             "n_init": self.n_init,
             "max_iter": self.max_iter,
             "init": self.init,
         }
-
-    @property
-    def evaluate_options(self) -> dict:
-        """What an evaluate (or stage-2) job uses: the k-means options and ``seeding``; not
-        ``protocol``, which only the aggregation reads, so editing it re-runs no such job."""
-        return {**self.kmeans_options, "seeding": self.seeding}
 
 
 def graph_weights(spec: MethodSpec, params: dict, *, sigma0: str, width: str) -> dict | None:

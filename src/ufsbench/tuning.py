@@ -148,7 +148,7 @@ def _empty_scores() -> pd.DataFrame:
 
 
 def run_settings(
-    X, y, method, settings, *, dataset, n_clusters, evaluation, seeding="per_run",
+    X, y, method, settings, *, dataset, n_clusters, kmeans, seeding="per_run",
     graph_of=None, log=None,
 ):  # fmt: skip
     """Select and evaluate ``[(setting_id, params, counts)]`` like the select/evaluate jobs.
@@ -177,7 +177,7 @@ def run_settings(
         seed_key = (dataset, method, sid) if seeding == "per_run" else (dataset,)
         rows = evaluate_selection(
             X, y, sel, counts, n_clusters=n_clusters, seed_key=seed_key, cache=runs,
-            **_kmeans(evaluation),
+            **kmeans,
         )  # fmt: skip
         if log is not None:
             log.info("%s [%s] at %s: %.3f s, mean ACC %.2f", method, sid, counts, sel.seconds,
@@ -189,7 +189,7 @@ def run_settings(
 
 
 def reseed(
-    X, y, method, params, n_features, *, dataset, n_clusters, evaluation, seeds=10,
+    X, y, method, params, n_features, *, dataset, n_clusters, kmeans, seeds=10,
     graph_of=None, log=None,
 ) -> pd.DataFrame:  # fmt: skip
     """Re-run one setting at one count with ``seeds`` fresh method seeds.
@@ -221,7 +221,7 @@ def reseed(
         )
         scores = evaluate_selection(
             X, y, sel, [n_features], n_clusters=n_clusters,
-            seed_key=(dataset, method, "reseed", r), **_kmeans(evaluation),
+            seed_key=(dataset, method, "reseed", r), **kmeans,
         )  # fmt: skip
         means = scores[["acc", "nmi_max", "nmi_sqrt"]].mean()
         features = " ".join(map(str, np.sort(sel.top(n_features))))
@@ -229,16 +229,6 @@ def reseed(
         if log is not None:
             log.info("%s reseed %d: ACC %.2f", method, r, 100 * means["acc"])
     return pd.DataFrame(rows, columns=["seed", "acc", "nmi_max", "nmi_sqrt", "features"])
-
-
-def _kmeans(evaluation: dict) -> dict:
-    return {
-        "repeats": evaluation["repeats"],
-        "engine": evaluation["kmeans"],
-        "n_init": evaluation["n_init"],
-        "max_iter": evaluation["max_iter"],
-        "init": evaluation["init"],
-    }
 
 
 def _tag(rows, dataset, method, sid, seconds):

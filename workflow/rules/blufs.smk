@@ -34,7 +34,8 @@ rule blufs_stage2:
         anchor=BLUFS.anchor,
         anchor_metric=BLUFS.anchor_metric,
         n_clusters=n_clusters_of,
-        evaluation=PLAN.evaluation.evaluate_options,
+        kmeans=PLAN.evaluation.kmeans_options,
+        seeding=PLAN.evaluation.seeding,
         graph=PLAN.graph.weighting,
         stage1=stage1_score_plan,
         code=method_code_with("tuning.py", "evaluate.py", "kmeans.py"),
@@ -82,7 +83,7 @@ rule blufs_reseed:
     params:
         seeds=BLUFS.reseeds,
         n_clusters=n_clusters_of,
-        evaluation=PLAN.evaluation.kmeans_options,
+        kmeans=PLAN.evaluation.kmeans_options,
         graph=PLAN.graph.weighting,
         code=method_code_with("tuning.py", "papers/blufs.py"),
     script:

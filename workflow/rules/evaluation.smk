@@ -22,7 +22,9 @@ rule evaluate:
         all_features=uses_all_features,
         n_clusters=n_clusters_of,
         feature_counts=feature_counts_of,
-        evaluation=PLAN.evaluation.evaluate_options,
+        # not evaluation.protocol: only the aggregation reads it
+        kmeans=PLAN.evaluation.kmeans_options,
+        seeding=PLAN.evaluation.seeding,
         code=code_hash("evaluate.py", "kmeans.py", "metrics.py", "io.py"),
     script:
         "../scripts/evaluate.py"

@@ -178,7 +178,7 @@ rule crossval:
         n_clusters=n_clusters_of,
         feature_counts=feature_counts_of,
         k=PLAN.graph.k,
-        evaluation=PLAN.evaluation.kmeans_options,
+        kmeans=PLAN.evaluation.kmeans_options,
         code=lambda wc: _method_code(wc.method)
         + code_hash("crossval.py", "evaluate.py", "kmeans.py"),
     script:

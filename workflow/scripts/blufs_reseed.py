@@ -24,7 +24,7 @@ for cell in cells.itertuples():
         log.info("%s %s cell: %s at s=%d", method, cell.metric, cell.params, cell.n_features)
         done[key] = reseed(
             X, y, method, parse_setting_id(spec, cell.params), int(cell.n_features),
-            dataset=dataset, n_clusters=p.n_clusters, evaluation=p.evaluation, seeds=p.seeds,
+            dataset=dataset, n_clusters=p.n_clusters, kmeans=p.kmeans, seeds=p.seeds,
             graph_of=graph_from_knn(method, knn, **p.graph), log=log,
         )  # fmt: skip
     frame = done[key].assign(dataset=dataset, method=method, metric=cell.metric,

@@ -26,7 +26,7 @@ log.info("%s: part %d of %d: %d of %d stage-2 settings, %d runs", p.method, p.pa
          len(mine), len(settings), sum(len(counts) for _, _, counts in mine))  # fmt: skip
 selections, scores = run_settings(
     X, y, p.method, mine, dataset=snakemake.wildcards.dataset, n_clusters=p.n_clusters,
-    evaluation=p.evaluation, seeding=p.evaluation["seeding"],
+    kmeans=p.kmeans, seeding=p.seeding,
     graph_of=graph_from_knn(p.method, knn, **p.graph), log=log,
 )  # fmt: skip
 save_selections(snakemake.output.selection, selections)

@@ -6,7 +6,7 @@ from ufsbench.io import load_data, write_table
 
 log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 X, y, _ = load_data(snakemake.input.data)
-params, ev = snakemake.params, snakemake.params.evaluation
+params = snakemake.params
 results = cross_validate(
     X,
     y,
@@ -18,11 +18,7 @@ results = cross_validate(
     n_clusters=params.n_clusters,
     select_by=params.select_by,
     k=params.k,
-    repeats=ev["repeats"],
-    engine=ev["kmeans"],
-    n_init=ev["n_init"],
-    max_iter=ev["max_iter"],
-    init=ev["init"],
+    **params.kmeans,
     seed_key=(snakemake.wildcards.dataset, params.method),
     log=log,
 )

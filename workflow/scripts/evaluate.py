@@ -12,25 +12,21 @@ X, y, _ = load_data(snakemake.input.data)
 selections = load_selections(snakemake.input.selection)
 settings = [setting["id"] for setting in snakemake.params.settings]
 check_selections(selections, snakemake.input.selection, settings, X.shape[1])
-ev = snakemake.params.evaluation
 dataset, method = snakemake.wildcards.dataset, snakemake.params.method
+per_run = snakemake.params.seeding == "per_run"
 frames, runs = [], {}  # runs: k-means scores by (columns, seed), reused across settings
 for setting in snakemake.params.settings:
     sel = selections[setting["id"]]
     # per_run seeds identify the run completely; shared seeds give every method the same
     # k-means starts for a (count, repeat): the papers' common random numbers.
-    seed_key = (dataset, method, setting["id"]) if ev["seeding"] == "per_run" else (dataset,)
+    seed_key = (dataset, method, setting["id"]) if per_run else (dataset,)
     rows = evaluate_selection(
         X,
         y,
         sel,
         snakemake.params.feature_counts,
         n_clusters=snakemake.params.n_clusters,
-        repeats=ev["repeats"],
-        engine=ev["kmeans"],
-        n_init=ev["n_init"],
-        max_iter=ev["max_iter"],
-        init=ev["init"],
+        **snakemake.params.kmeans,
         seed_key=seed_key,
         all_features=snakemake.params.all_features,
         cache=runs,
