@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from ufsbench.datasets import load_registry  # noqa: E402
 from ufsbench.plan import Plan  # noqa: E402
+from ufsbench.tools.config import load_config  # noqa: E402
 from ufsbench.tools.estimate_runtime import (  # noqa: E402
     CLOCK_COLUMNS,
     crossval_per_run,
@@ -57,7 +58,7 @@ def main():
     )  # fmt: skip
     args = parser.parse_args()
 
-    config = yaml.safe_load(args.config.read_text())
+    config = load_config(args.config)  # validated: the plan reads the schema's defaults
     measured_config = (
         yaml.safe_load(args.measured_config.read_text()) if args.measured_config else None
     )

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.io import savemat
-from snakemake_cli import needs_snakemake, run_snakemake, write_config
+from snakemake_cli import needs_snakemake, run_snakemake, validated, write_config
 
 from ufsbench.data import normalize
 from ufsbench.datasets import content_fields, load_registry
@@ -62,7 +62,7 @@ def test_every_format_loads_the_same_arrays(files, name):
 def test_a_plan_runs_a_local_dataset_beside_registry_ones(files):
     registry = load_registry()
     registry.update(local_datasets({"mycsv": SPECS["mycsv"]}, files, registry))
-    config = {"datasets": ["wine", "mycsv"], "methods": {"maxvariance": {}}}
+    config = validated({"datasets": ["wine", "mycsv"], "methods": {"maxvariance": {}}})
     plan = Plan(config, registry)
     assert plan.n_clusters("mycsv") == 3
     assert plan.feature_counts("mycsv") == [1, 2, 3]
@@ -73,7 +73,7 @@ def test_unlabelled_file_is_refused_for_clustering_like_a_registry_one(files):
     registry = load_registry()
     registry.update(local_datasets({"mine": {"path": "nolabel.csv"}}, files, registry))
     with pytest.raises(ValueError, match="dataset 'mine' is unlabelled"):
-        Plan({"datasets": ["mine"], "methods": {"maxvariance": {}}}, registry)
+        Plan(validated({"datasets": ["mine"], "methods": {"maxvariance": {}}}), registry)
 
 
 def test_content_hash_changes_with_the_content_only(files):

@@ -7,6 +7,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from snakemake_cli import validated
 
 from ufsbench import Selection, UFSSelector, rank_features
 from ufsbench.datasets import load_registry
@@ -60,7 +61,7 @@ def plugin(tmp_path, monkeypatch):
 
 
 def config(methods, datasets=("wine",)):
-    return {"datasets": list(datasets), "methods": methods, "evaluation": {"repeats": 1}}
+    return validated({"datasets": list(datasets), "methods": methods, "evaluation": {"repeats": 1}})
 
 
 def test_a_module_function_path_ranks_like_the_function(plugin):

@@ -227,12 +227,11 @@ def summarise(table, by: str = "stage"):
 
 
 def _plan(path: Path):
-    import yaml
-
     from ..datasets import load_registry
     from ..plan import Plan
+    from .config import load_config
 
-    return Plan(yaml.safe_load(Path(path).read_text()), load_registry())
+    return Plan(load_config(path), load_registry())
 
 
 def main(argv=None) -> int:
