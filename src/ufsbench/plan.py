@@ -429,6 +429,13 @@ class Plan:
         for dataset in self.datasets:
             self.feature_counts(dataset)
         self._check_neighbour_counts()
+        # The run's other tasks, read from the same validated config: column subset
+        # selection (config css) and graph-based clustering (config clustering).
+        from .clustering import ClusterPlan  # they import this module's grid functions
+        from .css.plan import CssPlan
+
+        self.css = CssPlan(config, registry)
+        self.clustering = ClusterPlan(config, registry)
 
     def _check_neighbour_counts(self):
         """Each k of a k-NN graph (``graph.k``, a method's neighbour count ``k``) must be

@@ -1,9 +1,9 @@
 # The clustering task's plan and the small functions its rules call (the rules are in
 # clustering.smk).
-from ufsbench.clustering import ClusterPlan, graph_path, score_path
+from ufsbench.clustering import graph_path, score_path
 from ufsbench.sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS
 
-CPLAN = ClusterPlan(config, REGISTRY)
+CPLAN = PLAN.clustering
 CLUSTER_CONFIG = config["clustering"]
 
 

@@ -1,11 +1,10 @@
 # The CSS task's plan and the functions its rules call (rules: workflow/rules/css.smk).
 from ufsbench.css.plan import (
-    CssPlan,
     css_mem_mb as _css_mem_mb,
     css_runtime as _css_runtime,
 )
 
-CSS_PLAN = CssPlan(config, REGISTRY)
+CSS_PLAN = PLAN.css
 # What a run computes: the module scripts/css_run.py runs and what it imports (the
 # tables' and figures' rules hash their own), so editing a table re-runs no solver.
 CSS_CODE = code_hash("css/evaluate.py", "io.py")
