@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -28,13 +29,49 @@ def snakemake_cmd(workdir, *args) -> list[str]:
     ]
 
 
-def run_snakemake(workdir, *args, check=True, timeout=900):
-    """Run it; with ``check``, fail the test with the output's tail when it fails."""
+# The --workflow-profile profiles/slurm run on the single-node test SLURM (test_cluster's
+# ``slurm`` fixture): no accounting database there, so job states come from squeue, and
+# --cores 2 is the node's size, so a group submission never asks for more.
+SLURM_RUN_ARGS = (
+    "--workflow-profile",
+    str(ROOT / "profiles" / "slurm"),
+    "--jobs",
+    "4",
+    "--cores",
+    "2",
+    "--default-resources",
+    "slurm_partition=debug",
+    "mem_mb=1000",
+    "runtime=30",
+    "cpus_per_task=1",
+    "--slurm-status-command",
+    "squeue",
+    "--slurm-init-seconds-before-status-checks",
+    "5",
+)
+
+
+def run_snakemake(workdir, *args, check=True, timeout=900, env=None):
+    """Run it (in ``env``, default this process's); with ``check``, fail the test with the
+    output's tail when it fails."""
     cmd = snakemake_cmd(workdir, *args)
-    result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     if check and result.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
     return result
+
+
+def planned_jobs(output: str) -> list[tuple[str, str]]:
+    """(rule, wildcards) of every job a dry run lists."""
+    jobs, rule = [], None
+    for line in output.splitlines():
+        match = re.match(r"^(?:local)?rule (\w+):", line.strip())
+        if match:
+            rule = match.group(1)
+            jobs.append((rule, ""))
+        elif rule and line.strip().startswith("wildcards:"):
+            jobs[-1] = (rule, line.strip())
+    return jobs
 
 
 def validated(config: dict) -> dict:

@@ -490,6 +490,30 @@ def test_redundancy_of_correlated_columns():
     assert score < 0.1 and R[2, 0] == 0.0
 
 
+def test_selections_by_method_merge_each_methods_chunks(tmp_path):
+    from ufsbench.io import save_selections
+    from ufsbench.papers.blufs_figures import selections_by_method
+
+    def chunk(method, i, settings):
+        path = tmp_path / "selections" / "d" / method / str(i) / "selection.npz"
+        path.parent.mkdir(parents=True)
+        save_selections(path, {s: Selection.from_scores(np.array(v)) for s, v in settings})
+        return str(path)
+
+    paths = [
+        chunk("blufs", 0, [("a=1", [0.0, 1.0, 2.0])]),
+        chunk("lapscore", 0, [("", [2.0, 1.0, 0.0])]),
+        chunk("blufs", 1, [("a=2", [1.0, 2.0, 0.0]), ("a=3", [2.0, 0.0, 1.0])]),
+    ]
+    found = selections_by_method(paths)
+    assert {m: sorted(found[m]) for m in found} == {
+        "blufs": ["a=1", "a=2", "a=3"],
+        "lapscore": [""],
+    }
+    assert found["blufs"]["a=2"].ranking.tolist() == [1, 0, 2]
+    assert found["lapscore"][""].ranking.tolist() == [0, 1, 2]
+
+
 def test_table8_aligns_methods_and_reads_files_without_cpu_seconds(tmp_path):
     # Rows are datasets and columns methods even when a method lacks a dataset; a
     # runtime file from before CPU seconds were kept shows its wall seconds alone.

@@ -20,7 +20,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from snakemake_cli import ROOT, needs_snakemake, run_snakemake, snakemake_cmd, write_config
+from snakemake_cli import (
+    ROOT,
+    SLURM_RUN_ARGS,
+    needs_snakemake,
+    run_snakemake,
+    snakemake_cmd,
+    write_config,
+)
 
 from ufsbench.io import load_selections
 
@@ -136,26 +143,7 @@ def test_slurm_run_matches_local_run(tmp_path, slurm, local_run):
     workdir = prepare(tmp_path, "slurm", SMALL)
     # No accounting database here: job states come from squeue (MinJobAge=600 keeps them).
     start = time.perf_counter()
-    # --cores 2: the test node's size, so a group submission never asks for more.
-    run(
-        workdir,
-        "--workflow-profile",
-        str(ROOT / "profiles" / "slurm"),
-        "--jobs",
-        "4",
-        "--cores",
-        "2",
-        "--default-resources",
-        "slurm_partition=debug",
-        "mem_mb=1000",
-        "runtime=30",
-        "cpus_per_task=1",
-        "--slurm-status-command",
-        "squeue",
-        "--slurm-init-seconds-before-status-checks",
-        "5",
-        timeout=900,
-    )
+    run(workdir, *SLURM_RUN_ARGS, timeout=900)
     print(f"SLURM run took {time.perf_counter() - start:.0f} s", file=sys.stderr)
     log = "\n".join(p.read_text() for p in (workdir / ".snakemake" / "log").glob("*.log"))
     assert "slurm" in log.lower()

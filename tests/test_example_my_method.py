@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import MIRROR
-from snakemake_cli import ROOT, needs_snakemake, snakemake_cmd
+from snakemake_cli import (
+    ROOT,
+    SLURM_RUN_ARGS,
+    needs_snakemake,
+    planned_jobs,
+    run_snakemake,
+    snakemake_cmd,
+)
 from test_cluster import slurm  # noqa: F401  (the real single-node SLURM fixture)
 
 pytestmark = [pytest.mark.slow, needs_snakemake]
@@ -42,24 +49,10 @@ def pdf_text(path) -> str:
 
 
 def run(workdir, *args, check=True):
+    """The snakemake CLI with the example package on PYTHONPATH; its output."""
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{workdir / 'pkg'}"}
-    cmd = snakemake_cmd(workdir, *args)
-    result = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
-    if check and result.returncode != 0:
-        pytest.fail(f"{' '.join(cmd)} failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
+    result = run_snakemake(workdir, *args, check=check, timeout=1800, env=env)
     return result.stdout + result.stderr
-
-
-def planned_jobs(output: str) -> list[tuple[str, str]]:
-    jobs, rule = [], None
-    for line in output.splitlines():
-        match = re.match(r"^(?:local)?rule (\w+):", line.strip())
-        if match:
-            rule = match.group(1)
-            jobs.append((rule, ""))
-        elif rule and line.strip().startswith("wildcards:"):
-            jobs[-1] = (rule, line.strip())
-    return jobs
 
 
 @pytest.fixture(scope="module")
@@ -139,24 +132,7 @@ def test_example_runs_unchanged_under_the_slurm_profile(example_run, tmp_path):
     shutil.copy(example_run / "config.yaml", workdir / "config.yaml")
     shutil.copytree(example_run / "pkg", workdir / "pkg")
     # No accounting database on the test node: job states come from squeue.
-    run(
-        workdir,
-        "--workflow-profile",
-        str(ROOT / "profiles" / "slurm"),
-        "--jobs",
-        "4",
-        "--cores",
-        "2",
-        "--default-resources",
-        "slurm_partition=debug",
-        "mem_mb=1000",
-        "runtime=30",
-        "cpus_per_task=1",
-        "--slurm-status-command",
-        "squeue",
-        "--slurm-init-seconds-before-status-checks",
-        "5",
-    )
+    run(workdir, *SLURM_RUN_ARGS)
     log = "\n".join(p.read_text() for p in (workdir / ".snakemake" / "log").glob("*.log"))
     assert "slurm" in log.lower()
     for name in ("tables", "figures"):

@@ -12,6 +12,7 @@ import yaml
 from snakemake_cli import (
     ROOT,
     needs_snakemake,
+    planned_jobs,
     run_snakemake,
     snakemake_cmd,
     validated,
@@ -40,19 +41,6 @@ TINY = {
 
 def snakemake(workdir, *args, check=True):
     return run_snakemake(workdir, *args, check=check)
-
-
-def planned_jobs(output: str) -> list[tuple[str, str]]:
-    """(rule, wildcards) of every job a dry run lists."""
-    jobs, rule = [], None
-    for line in output.splitlines():
-        match = re.match(r"^(?:local)?rule (\w+):", line.strip())
-        if match:
-            rule = match.group(1)
-            jobs.append((rule, ""))
-        elif rule and line.strip().startswith("wildcards:"):
-            jobs[-1] = (rule, line.strip())
-    return jobs
 
 
 @pytest.fixture(scope="module")

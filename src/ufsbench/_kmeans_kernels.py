@@ -227,17 +227,25 @@ def pruned_assign(
             if j != arg and lower[i, j] < least_lower:
                 least_lower = lower[i, j]
         lmin[i] = least_lower
+    changed, empty = _tally(labels, previous, counts)
+    return True, changed, empty
+
+
+@numba.njit(cache=True, nogil=True)
+def _tally(labels, previous, counts):  # pragma: no cover - compiled
+    """Cluster sizes of ``labels`` into ``counts``; returns ``(labels that differ from
+    previous, empty clusters)``."""
     counts[:] = 0
     changed = 0
-    for i in range(n):
+    for i in range(labels.shape[0]):
         counts[labels[i]] += 1
         if labels[i] != previous[i]:
             changed += 1
     empty = 0
-    for j in range(k):
+    for j in range(counts.shape[0]):
         if counts[j] == 0:
             empty += 1
-    return True, changed, empty
+    return changed, empty
 
 
 @numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
@@ -267,16 +275,7 @@ def _two_assign(
         if not abs(diff) > 2.0 * e:  # (NaN, from overflow, fails too)
             return False, 0, 0
         labels[i] = 1 if diff > 0.0 else 0
-    counts[:] = 0
-    changed = 0
-    for i in range(n):
-        counts[labels[i]] += 1
-        if labels[i] != previous[i]:
-            changed += 1
-    empty = 0
-    for j in range(2):
-        if counts[j] == 0:
-            empty += 1
+    changed, empty = _tally(labels, previous, counts)
     return True, changed, empty
 
 
@@ -305,16 +304,7 @@ def full_assign(
         if not second - best > 2.0 * e:  # (NaN, from overflow, fails too)
             return False, 0, 0
         labels[i] = arg
-    counts[:] = 0
-    changed = 0
-    for i in range(n):
-        counts[labels[i]] += 1
-        if labels[i] != previous[i]:
-            changed += 1
-    empty = 0
-    for j in range(k):
-        if counts[j] == 0:
-            empty += 1
+    changed, empty = _tally(labels, previous, counts)
     return True, changed, empty
 
 

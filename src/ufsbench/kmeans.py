@@ -173,8 +173,8 @@ def _sq_distances(X, centers, x_sq) -> np.ndarray:
 def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResult:
     """Lloyd iterations from the given centres with the farthest-point refill rule.
 
-    ``kernels``: :mod:`ufsbench._kmeans_kernels` for the compiled steps, None for NumPy
-    (the same arithmetic).
+    ``kernels``: :mod:`ufsbench._kmeans_kernels` for the compiled steps
+    (:func:`_lloyd_pruned`, bitwise the same run), None for NumPy.
     """
     if x_sq is None:
         x_sq = np.einsum("ij,ij->i", X, X)
@@ -184,53 +184,28 @@ def _lloyd(X, centers, *, max_iter: int, x_sq=None, kernels=None) -> KMeansResul
     k = centers.shape[0]
     centers = np.array(centers, dtype=np.float64)
     rows = np.arange(n)
-    indicator = _indicator(n, k) if kernels is None else None
-    no_labels = np.empty(0, dtype=np.intp)
+    indicator = _indicator(n, k)
     labels = None
     converged = False
     n_iter = 0
     while n_iter < max_iter:
         n_iter += 1
-        if kernels is None:
-            D = _sq_distances(X, centers, x_sq)
-            new_labels = np.argmin(D, axis=1)
-            counts = np.bincount(new_labels, minlength=k)
-            empty = np.flatnonzero(counts == 0)
-        else:
-            G = X @ (-2.0 * centers).T  # the product _sq_distances forms
-            c_sq = np.einsum("ij,ij->i", centers, centers)
-            new_labels, own = np.empty(n, dtype=np.intp), np.empty(n)
-            counts = np.empty(k, dtype=np.intp)
-            previous = no_labels if labels is None else labels
-            n_changed, n_empty = kernels.assign(G, x_sq, c_sq, new_labels, own, counts, previous)
-            empty = np.flatnonzero(counts == 0) if n_empty else ()
+        D = _sq_distances(X, centers, x_sq)
+        new_labels = np.argmin(D, axis=1)
+        counts = np.bincount(new_labels, minlength=k)
+        empty = np.flatnonzero(counts == 0)
         if len(empty):
             # Farthest from their own centre first; ties keep sample order.
-            if kernels is None:
-                own = D[rows, new_labels]
+            own = D[rows, new_labels]
             farthest = np.argsort(-own, kind="stable")[: len(empty)]
             new_labels[farthest] = empty
             counts = np.bincount(new_labels, minlength=k)
-        if labels is not None:
-            if kernels is None or len(empty):
-                n_changed = np.count_nonzero(new_labels != labels)
-            if n_changed == 0:
-                converged = True
-                break
+        if labels is not None and np.count_nonzero(new_labels != labels) == 0:
+            converged = True
+            break
         labels = new_labels
-        if kernels is None:
-            centers = _update_centers(X, labels, counts, centers, indicator)
-        else:
-            centers = kernels.cluster_means(X, labels, counts, centers)
-    inertia = _inertia(X, centers, labels)
-    return KMeansResult(
-        labels=labels,
-        inertia=inertia,
-        centers=centers,
-        init=np.empty(0, dtype=np.int64),
-        n_iter=n_iter,
-        converged=converged,
-    )
+        centers = _update_centers(X, labels, counts, centers, indicator)
+    return _result(X, centers, labels, n_iter, converged)
 
 
 # A step formed whole that changed more than this share of the labels is followed by
@@ -267,27 +242,19 @@ def _lloyd_pruned(X, centers, *, max_iter: int, x_sq, kernels) -> KMeansResult:
     labels = None
     converged = False
     n_iter = 0
+
+    def steps(centers, labels, n_iter, first):
+        """Pruned steps from ``labels`` (see :func:`ufsbench._kmeans_kernels.pruned_steps`);
+        with few clusters, every distance formed (no bounds)."""
+        return kernels.pruned_steps(
+            X, x_sq, x_norm, centers, labels, upper, lower, lmin, half, least, counts,
+            ecoef, n_iter, max_iter, first, k <= SMALL_K,
+        )  # fmt: skip
+
     if k <= SMALL_K:  # the first step too by the kernels, all its distances formed
         upper[:], lower[:], lmin[:], least[:] = np.inf, 0.0, 0.0, 0.0
         np.fill_diagonal(half, np.inf)
-        status, n_iter, labels, centers = kernels.pruned_steps(
-            X,
-            x_sq,
-            x_norm,
-            centers,
-            np.zeros(n, dtype=np.intp),
-            upper,
-            lower,
-            lmin,
-            half,
-            least,
-            counts,
-            ecoef,
-            0,
-            max_iter,
-            True,
-            True,
-        )
+        status, n_iter, labels, centers = steps(centers, np.zeros(n, dtype=np.intp), 0, True)
         converged = status == 0
         if status == 3:  # undecided: from the start as _lloyd
             labels = None
@@ -319,31 +286,18 @@ def _lloyd_pruned(X, centers, *, max_iter: int, x_sq, kernels) -> KMeansResult:
         half[:] = 0.0  # the bounds from earlier centres do not hold
         kernels.move_bounds(old, centers, labels, upper, lower, lmin, half, least)
         # Then pruned steps until one must be formed whole or the run ends.
-        status, n_iter, labels, centers = kernels.pruned_steps(
-            X,
-            x_sq,
-            x_norm,
-            centers,
-            labels,
-            upper,
-            lower,
-            lmin,
-            half,
-            least,
-            counts,
-            ecoef,
-            n_iter,
-            max_iter,
-            False,
-            k <= SMALL_K,
-        )
+        status, n_iter, labels, centers = steps(centers, labels, n_iter, False)
         if status == 0:
             converged = True
             break
-    inertia = _inertia(X, centers, labels)
+    return _result(X, centers, labels, n_iter, converged)
+
+
+def _result(X, centers, labels, n_iter, converged) -> KMeansResult:
+    """The run's result (no ``init``: :func:`litekmeans` fills it in)."""
     return KMeansResult(
         labels=labels,
-        inertia=inertia,
+        inertia=_inertia(X, centers, labels),
         centers=centers,
         init=np.empty(0, dtype=np.int64),
         n_iter=n_iter,

@@ -163,6 +163,8 @@ def read_arrays(where: str, fmt: str, path: Path, options: dict):
 def _read_table(where, fmt, path, options):
     import pandas as pd
 
+    from .data import _not_number
+
     try:
         if fmt == "parquet":
             frame = pd.read_parquet(path)
@@ -185,7 +187,7 @@ def _read_table(where, fmt, path, options):
         raise ValueError(f"{where}: {path.name} has no feature column")
     for c in features:
         if not pd.api.types.is_numeric_dtype(frame[c]):
-            bad = next(v for v in frame[c] if not _is_number(v))
+            bad = next(v for v in frame[c] if _not_number(v))
             raise ValueError(
                 f"{where}: column {c!r} is not numeric (found {bad!r}); remove it from the "
                 f"file or name it as the label"
@@ -197,14 +199,6 @@ def _read_table(where, fmt, path, options):
     if n_bad:
         raise ValueError(f"{where}: labels have {n_bad} missing values")
     return X, frame[str(label)].to_numpy()
-
-
-def _is_number(value) -> bool:
-    try:
-        float(value)
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def _read_variables(where, fmt, path, options):

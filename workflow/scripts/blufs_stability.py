@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.io import load_data, load_selections, write_table
+from ufsbench.io import load_data, write_table
 from ufsbench.papers import blufs_figures as bf
 from ufsbench.papers.blufs import PAPER_NAMES
 from ufsbench.plots import save_figure
@@ -11,9 +11,8 @@ from ufsbench.plots import save_figure
 log = joblog.setup(snakemake.log[0], snakemake.threads)
 dataset, p = snakemake.wildcards.dataset, snakemake.params
 X, y, _ = load_data(snakemake.input.data)
-scores, found = pd.read_csv(snakemake.input.scores, sep="\t"), {}
-for path in snakemake.input.selections:  # .../{method}/{chunk}/selection.npz
-    found.setdefault(path.split("/")[-3], {}).update(load_selections(path))
+scores = pd.read_csv(snakemake.input.scores, sep="\t")
+found = bf.selections_by_method(snakemake.input.selections)
 values, rows = {}, []
 for method in p.methods:
     sid, s = bf.best_setting(scores, dataset, method)

@@ -7,6 +7,8 @@ selections); only stability (50 k-means runs) and convergence (two BLUFS runs) c
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
@@ -29,6 +31,17 @@ def best_setting(scores: pd.DataFrame, dataset, method, metric="acc", n_features
     means = means.sort_values("n_features", kind="stable")
     row = means.loc[means[metric].idxmax()]
     return row["params"], int(row["n_features"])
+
+
+def selections_by_method(paths) -> dict:
+    """The stored selections of ``.../{method}/{chunk}/selection.npz`` files, as
+    ``{method: {setting id: selection}}`` (a method's chunks merged)."""
+    from ..io import load_selections
+
+    found = {}
+    for path in paths:
+        found.setdefault(Path(path).parts[-3], {}).update(load_selections(path))
+    return found
 
 
 def _param(sid: str, name: str) -> float:
