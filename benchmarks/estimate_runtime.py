@@ -58,7 +58,7 @@ def main():
     )  # fmt: skip
     args = parser.parse_args()
 
-    config = load_config(args.config)  # validated: the plan reads the schema's defaults
+    config = load_config(args.config, root=ROOT)  # validated: the plan reads the schema's defaults
     measured_config = (
         yaml.safe_load(args.measured_config.read_text()) if args.measured_config else None
     )

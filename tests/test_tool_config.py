@@ -25,8 +25,12 @@ def test_a_bad_value_names_its_key():
         validate_config({"graph": {"k": "five"}}, find_schema(ROOT))
 
 
-def test_a_config_outside_a_checkout_is_refused(tmp_path):
+def test_a_config_outside_a_checkout_uses_the_given_or_working_checkout(tmp_path, monkeypatch):
     path = tmp_path / "c.yaml"
-    path.write_text("datasets: [wine]\n")
+    path.write_text("datasets: [wine]\nmethods: {lapscore: {}}\n")
+    assert load_config(path, root=ROOT)["graph"]["k"] == 5
+    monkeypatch.chdir(ROOT)
+    assert load_config(path)["datasets"] == ["wine"]
+    monkeypatch.chdir(tmp_path)
     with pytest.raises(FileNotFoundError, match="not a checkout"):
         load_config(path)

@@ -51,9 +51,16 @@ def validate_config(config: dict, schema_path) -> dict:
     return config
 
 
-def load_config(path) -> dict:
-    """The config file ``path``, validated by its checkout's workflow schema."""
+def load_config(path, root=None) -> dict:
+    """The config file ``path``, validated by the workflow schema of the checkout ``root``
+    (default: the checkout holding ``path``, else the working directory's)."""
     import yaml
 
     config = yaml.safe_load(Path(path).read_text()) or {}
-    return validate_config(config, find_schema(Path(path).parent))
+    if root is not None:
+        return validate_config(config, find_schema(root))
+    try:
+        schema = find_schema(Path(path).parent)
+    except FileNotFoundError:
+        schema = find_schema(Path.cwd())
+    return validate_config(config, schema)
