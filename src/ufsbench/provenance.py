@@ -12,7 +12,7 @@ The commit is read by the job when it runs, never at parse time and never as a p
 a new commit re-runs nothing (Snakemake re-runs a job when its params, inputs or code
 change, not its log), and a job that did not re-run keeps the commit it ran at.
 
-The publish tool (``ufsbench-publish-run``, :mod:`ufsbench.tools.publish_run`) reads the records of a finished run
+The publish tool (:mod:`ufsbench.tools.publish_run`) reads the records of a finished run
 (:func:`read_job_records`), keeps one row per (stage, dataset, method, commit, code)
 (:func:`summarise_jobs`) beside the published tables, and flags a published cell whose
 method code has changed since its jobs ran (:func:`stale_cells`). A job's ``code`` param
