@@ -268,6 +268,20 @@ def test_rne_keeps_h_non_negative_and_tightens_admm_residual(small):
     assert np.linalg.norm(H.T @ H - np.eye(3)) < 0.3
 
 
+@pytest.mark.parametrize("seed", [2, 4, 9])
+def test_rne_finite_on_binary_data_with_repeated_rows(seed):
+    # Zoo-like data (binary features, samples near 7 prototypes): (A^T A)- H, formed by
+    # a subtraction, rounded a zero entry to about -1e-20, and the square root of the
+    # multiplicative step made the scores NaN (zoo in the leaderboard run).
+    rng = np.random.default_rng(seed)
+    prototypes = rng.integers(0, 2, size=(7, 16)).astype(float)
+    X = prototypes[rng.integers(0, 7, size=60)]
+    X = np.abs(X - (rng.random(X.shape) < 0.05))
+    selection = rank_features(X, "rne", feature_counts=[3, 5, 6, 9])
+    assert np.all(np.isfinite(selection.scores))
+    assert sorted(selection.ranking) == list(range(16))
+
+
 def test_rne_planted_optimum_is_a_fixed_point_below_random_starts(planted_data):
     # Why RNE is exempt from the registry-wide planted test: from a random H^0 the
     # multiplicative ADMM stops in a worse local minimum; started at the planted

@@ -197,7 +197,9 @@ def solve(A, AtA_pos, H, *, a, mu0, rho, max_iter, inner_iter):
             norms = np.sqrt(np.einsum("ij,ij->j", H, H))
             H = H / np.where(norms > 0, norms, 1.0)
             pos_H = AtA_pos @ H
-            neg_H = pos_H - A.T @ (A @ H)  # (A^T A)- H = (A^T A)+ H - A^T A H
+            # (A^T A)- H = (A^T A)+ H - A^T A H >= 0, but the subtraction can round a
+            # zero entry to -1e-20 and the square root below to NaN (binary data, zoo).
+            neg_H = np.maximum(pos_H - A.T @ (A @ H), 0.0)
             num = a * H + mu * neg_H + fixed_num
             den = a * (H @ (H.T @ H)) + mu * pos_H + fixed_den
             H = H * np.sqrt(num / den)
