@@ -7,6 +7,7 @@ and editing its source must re-run exactly its jobs and what summarises them.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -14,6 +15,7 @@ import subprocess
 import zlib
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 from conftest import MIRROR
@@ -26,6 +28,8 @@ from snakemake_cli import (
     snakemake_cmd,
 )
 from test_cluster import slurm  # noqa: F401  (the real single-node SLURM fixture)
+
+from ufsbench.tools import publish_run
 
 pytestmark = [pytest.mark.slow, needs_snakemake]
 
@@ -83,6 +87,30 @@ def test_the_method_appears_in_every_figure(example_run):
     for figure in figures:
         text = pdf_text(figure)
         assert "mine" in text and "lapscore" in text.lower(), (figure, text[:500])
+
+
+def test_the_leaderboard_publishes_with_cost_and_provenance(example_run, tmp_path):
+    into = tmp_path / "measured"
+    args = ["--config", str(example_run / "config.yaml"), "--into", str(into), "--root", str(ROOT)]
+    publish_run.main([str(example_run), *args])
+    run_folder = into / "runs" / "wine+zoo"
+    assert {p.name for p in run_folder.iterdir()} == {
+        "leaderboard.tsv", "leaderboard.md", "summary.tsv", "curves_wine.png",
+        "curves_zoo.png", "cd_oracle_acc.png", "cd_default_acc.png", "cost.tsv", "jobs.tsv",
+        "run.json",
+    }  # fmt: skip
+    assert "mine" in (into / "leaderboard.md").read_text()
+    published = run_folder / "cd_oracle_acc.png"
+    assert (into / published.name).read_bytes() == published.read_bytes()
+    cost = pd.read_csv(run_folder / "cost.tsv", sep="\t")
+    assert {"mine", "random", "lapscore"} <= set(cost["method"])
+    assert json.loads((run_folder / "run.json").read_text())["datasets"] == ["wine", "zoo"]
+    runs = pd.read_csv(into / "runs.tsv", sep="\t")
+    assert list(runs["run"]) == ["wine+zoo"] and runs["stale_jobs"].tolist() == [0]
+    # A second run beside it cannot be ranked with it: the leaderboard is one run.
+    shutil.copytree(run_folder, into / "runs" / "other")
+    with pytest.raises(SystemExit, match="ranks over all its datasets in one run"):
+        publish_run.main(args)
 
 
 def test_editing_the_method_reruns_only_its_jobs_and_the_tables(example_run):

@@ -39,3 +39,14 @@ def test_cells_table_recomputes_the_mean_row():
     assert "| **mean** | 60.00 | 62.50 | -2.50 | 40.00 | 55.00 |" in table
     with pytest.raises(ValueError, match="no m nmi cells"):
         headline.cells_table(versus, "m", "nmi")
+
+
+def test_leaderboard_lines_rank_the_methods_and_place_the_random_control():
+    board = pd.DataFrame({
+        "protocol": ["oracle"] * 3 + ["default"] * 2, "metric": "acc",
+        "method": ["a", "random", "b", "b", "a"], "rank": [1.5, 2.0, 2.5, 1.0, 2.0],
+        "p_value": 0.0123, "cd": [1.1] * 3 + [float("nan")] * 2,
+    })  # fmt: skip
+    lines = headline.leaderboard_lines(board.sample(frac=1.0, random_state=0), top=2)
+    assert "| oracle | 0.012 | 1.10 | a 1.50, random 2.00 | 2 of 3 (mean rank 2.00) |" in lines
+    assert "| default | 0.012 | — | b 1.00, a 2.00 | not run |" in lines

@@ -59,9 +59,9 @@ def test_run_cost_of_a_directory_without_benchmarks_says_so(tmp_path):
         run_cost.main([str(tmp_path)])
 
 
-def test_publish_run_needs_a_paper_section(tmp_path):
+def test_publish_run_needs_a_paper_or_leaderboard_section(tmp_path):
     config = tmp_path / "c.yaml"
     config.write_text("datasets: [wine]\n")
-    with pytest.raises(SystemExit, match="has no paper section"):
+    with pytest.raises(SystemExit, match="has no paper section .and no leaderboard section"):
         publish_run.main(["--config", str(config), "--into", str(tmp_path / "into")])
     assert not (tmp_path / "into").exists()

@@ -79,12 +79,35 @@ def cost_table(runs: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def leaderboard_lines(board: pd.DataFrame, metric: str = "acc", top: int = 5) -> str:
+    """Markdown: per protocol of a ``leaderboard.tsv``, the Friedman test, the ``top``
+    methods by mean rank and where the budget-matched random control stands."""
+    lines = [
+        f"| protocol | Friedman p | CD | best {top} by mean rank ({metric}) | random control |",
+        "|---|---|---|---|---|",
+    ]
+    for protocol, part in board[board["metric"] == metric].groupby("protocol", sort=False):
+        part = part.sort_values("rank", kind="stable").reset_index(drop=True)
+        best = ", ".join(f"{r.method} {r.rank:.2f}" for r in part.head(top).itertuples())
+        control = part.index[part["method"] == "random"]
+        where = (
+            f"{control[0] + 1} of {len(part)} (mean rank {part['rank'][control[0]]:.2f})"
+            if len(control)
+            else "not run"
+        )
+        first = part.iloc[0]
+        lines.append(
+            f"| {protocol} | {first['p_value']:.2g} | {_number(first['cd'])} | {best} | {where} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def blocks(measured) -> dict[str, str]:
     """Every headline block, by name, from the committed files under ``measured``."""
     measured = Path(measured)
     lsdcl = measured / "lsdcl"
     versus = pd.read_csv(lsdcl / "lsdcl_vs_paper.tsv", sep="\t")
-    return {
+    made = {
         "lsdcl-acc": cells_table(versus, "lsdcl", "acc"),
         "lsdcl-nmi": cells_table(versus, "lsdcl", "nmi"),
         "lsdcl-crossval": crossval_line(
@@ -92,6 +115,13 @@ def blocks(measured) -> dict[str, str]:
         ),
         "lsdcl-cost": cost_table(pd.read_csv(lsdcl / "runs.tsv", sep="\t")),
     }
+    board = measured / "leaderboard"
+    if (board / "leaderboard.tsv").is_file():
+        made["leaderboard-ranks"] = leaderboard_lines(
+            pd.read_csv(board / "leaderboard.tsv", sep="\t")
+        )
+        made["leaderboard-cost"] = cost_table(pd.read_csv(board / "runs.tsv", sep="\t"))
+    return made
 
 
 def render_page(text: str, made: dict[str, str]) -> str:

@@ -25,6 +25,14 @@ checkout differs from the one the jobs ran with); see
 :mod:`ufsbench.papers.merge` for why these equal one run over all the datasets. A dataset
 already published by another run is an error unless ``--replace`` drops that run. Without
 ``RUN_DIR`` the merged outputs are rebuilt only, e.g. after the notes file changed.
+
+A leaderboard config (a ``leaderboard`` section, no ``paper``;
+``config/experiments/leaderboard.yaml``) publishes the same way into ``INTO/runs/<datasets>/``:
+its ranking table (``leaderboard.{tsv,md}``), the per-dataset scores it ranks
+(``summary.tsv``), the critical-difference diagrams (``cd_<protocol>_<metric>.png``), every
+dataset's score curves (``curves_<dataset>.png``), ``cost.tsv``, ``jobs.tsv`` and
+``run.json``. A leaderboard ranks over all its datasets at once, so ``INTO/`` holds one
+run: its table and diagrams are copied up beside ``runs.tsv`` and ``provenance.tsv``.
 """
 
 from __future__ import annotations
@@ -55,6 +63,7 @@ from ufsbench.reference import load_notes, load_reference
 from ufsbench.tools.run_cost import job_costs
 
 TABLES = ("acc", "nmi")
+LEADERBOARD_TABLES = ("leaderboard.tsv", "leaderboard.md", "summary.tsv")
 
 
 def results_of(run: Path, config: dict) -> Path:
@@ -62,14 +71,42 @@ def results_of(run: Path, config: dict) -> Path:
     return run / "results" / config.get("experiment", "default")
 
 
+def kind_of(config: dict, path) -> str:
+    """``"paper"`` or ``"leaderboard"``: what a config's run publishes."""
+    if config.get("paper"):
+        return "paper"
+    if config.get("leaderboard") is not None:
+        return "leaderboard"
+    raise SystemExit(f"{path} has no paper section (and no leaderboard section)")
+
+
+def require(files: dict[str, Path], what: str) -> None:
+    missing = [str(path) for path in files.values() if not path.is_file()]
+    if missing:
+        raise SystemExit(f"not a finished {what} run: missing {', '.join(missing)}")
+
+
+def leaderboard_files(results: Path, datasets) -> dict[str, Path]:
+    """A leaderboard run's outputs to publish: name in the published folder -> path."""
+    tables, figures = results / "tables", results / "figures"
+    files = {name: tables / name for name in LEADERBOARD_TABLES}
+    files.update({f"curves_{d}.png": figures / d / "curves.png" for d in datasets})
+    require(files, "leaderboard")
+    diagrams = sorted((figures / "leaderboard").glob("cd_*.png"))
+    if not diagrams:
+        raise SystemExit(
+            f"not a finished leaderboard run: no diagrams in {figures / 'leaderboard'}"
+        )
+    files.update({path.name: path for path in diagrams})
+    return files
+
+
 def run_files(results: Path, paper: dict) -> dict[str, Path]:
     """The run's paper outputs to publish: name in the published folder -> path."""
     name, tables = paper["name"], results / "tables"
     files = {f"{name}_{t}.tsv": tables / f"{name}_{t}.tsv" for t in TABLES}
     files[f"{name}_vs_paper.tsv"] = tables / f"{name}_vs_paper.tsv"
-    missing = [str(path) for path in files.values() if not path.is_file()]
-    if missing:
-        raise SystemExit(f"not a finished {name} run: missing {', '.join(missing)}")
+    require(files, name)
     for path in sorted(tables.glob(f"{name}_crossval*")):
         files[path.name] = path
     for path in sorted((results / "figures" / name).glob("*.png")):
@@ -122,11 +159,15 @@ def provenance(run: Path, datasets, jobs: pd.DataFrame, root: Path) -> dict:
 
 def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = False) -> Path:
     """Copy one run's outputs to ``into/runs/<datasets>`` and return that folder."""
-    paper = config["paper"]
+    paper = config.get("paper")
     results = results_of(run, config)
-    files = run_files(results, paper)
-    acc = pd.read_csv(files[f"{paper['name']}_acc.tsv"], sep="\t")
-    datasets = [d for d in pd.unique(acc["dataset"]) if d != "Average"]
+    if paper:
+        files = run_files(results, paper)
+        acc = pd.read_csv(files[f"{paper['name']}_acc.tsv"], sep="\t")
+        datasets = [d for d in pd.unique(acc["dataset"]) if d != "Average"]
+    else:
+        datasets = list(config["datasets"])
+        files = leaderboard_files(results, datasets)
     runs = into / "runs"
     clashes = [
         folder
@@ -144,7 +185,7 @@ def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = 
     staging.mkdir(parents=True)
     for name, path in files.items():
         shutil.copy2(path, staging / name)
-    traces = convergence_data(results, paper, datasets)
+    traces = convergence_data(results, paper, datasets) if paper else None
     if traces is not None:
         write_table(staging / f"{paper['name']}_convergence_traces.tsv", traces)
     jobs = job_costs(results)
@@ -172,13 +213,35 @@ def notes_of(section: dict, root: Path) -> pd.DataFrame | None:
     return load_notes(root / section["notes"]) if section.get("notes") else None
 
 
-def merge(config: dict, into: Path, root: Path) -> None:
-    """Rebuild the merged outputs in ``into`` from every run published under it."""
-    paper = config["paper"]
-    name = paper["name"]
+def published_runs(into: Path) -> list[Path]:
     folders = sorted(p.parent for p in (into / "runs").glob("*/run.json"))
     if not folders:
         raise SystemExit(f"nothing published under {into / 'runs'}")
+    return folders
+
+
+def merge_leaderboard(into: Path, root: Path) -> None:
+    """The one published leaderboard run's table and diagrams, copied up, and the index."""
+    folders = published_runs(into)
+    if len(folders) > 1:
+        names = ", ".join(f.name for f in folders)
+        raise SystemExit(f"a leaderboard ranks over all its datasets in one run; found {names}")
+    (run,) = folders
+    for name in ("leaderboard.tsv", "leaderboard.md"):
+        shutil.copy2(run / name, into / name)
+    for path in sorted(run.glob("cd_*.png")):
+        shutil.copy2(path, into / path.name)
+    write_index(folders, into, root)
+
+
+def merge(config: dict, into: Path, root: Path) -> None:
+    """Rebuild the merged outputs in ``into`` from every run published under it."""
+    if not config.get("paper"):
+        merge_leaderboard(into, root)
+        return
+    paper = config["paper"]
+    name = paper["name"]
+    folders = published_runs(into)
     order = config.get("datasets")
     labels = paper.get("labels", {})
     protocol = paper.get("protocol", "oracle")
@@ -221,6 +284,11 @@ def merge(config: dict, into: Path, root: Path) -> None:
             write_table(into / path.name, renote(pd.read_csv(path, sep="\t"), cv_notes))
         else:
             shutil.copy2(path, into / path.name)
+    write_index(folders, into, root)
+
+
+def write_index(folders, into: Path, root: Path) -> None:
+    """``runs.tsv`` (one row per published run) and ``provenance.tsv`` of ``into``."""
     # Which published cells were made by method code other than this checkout's.
     jobs, per_run = merge_provenance(folders, scripts=root / "workflow" / "scripts")
     write_table(into / "provenance.tsv", jobs)
@@ -247,7 +315,9 @@ def main(argv=None):
     parser.add_argument(
         "run", type=Path, nargs="?", help="a finished run directory; omitted: merge again only"
     )
-    parser.add_argument("--config", type=Path, required=True, help="the run's paper config")
+    parser.add_argument(
+        "--config", type=Path, required=True, help="the run's paper or leaderboard config"
+    )
     parser.add_argument("--into", type=Path, required=True, help="the published folder")
     parser.add_argument("--replace", action="store_true", help="drop runs of the same datasets")
     parser.add_argument(
@@ -258,8 +328,7 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     config = yaml.safe_load(args.config.read_text())
-    if not config.get("paper"):
-        raise SystemExit(f"{args.config} has no paper section")
+    kind_of(config, args.config)
     if args.run is not None:
         folder = publish(args.run, config, args.into, root=args.root, replace=args.replace)
         print(f"published {folder}")
