@@ -26,7 +26,7 @@ rule leaderboard:
     params:
         protocols=PLAN.protocols,
         metrics=leaderboard_metrics(),
-        alpha=(config.get("leaderboard") or {}).get("alpha", 0.05),
+        alpha=config["leaderboard"]["alpha"],
         code=code_hash("leaderboard.py", "plots.py", "io.py"),
     script:
         "../scripts/leaderboard.py"

@@ -3,7 +3,7 @@
 
 
 def leaderboard_metrics():
-    return list((config.get("leaderboard") or {}).get("metrics", ["acc"]))
+    return list(config["leaderboard"]["metrics"])
 
 
 def leaderboard_figures(ext):
