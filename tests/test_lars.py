@@ -119,6 +119,21 @@ def test_whole_path_when_the_target_is_out_of_reach():
     np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-9 * max(np.abs(ref).max(), 1.0))
 
 
+def test_at_most_n_samples_columns_join_and_the_path_ends_at_the_exact_fit():
+    """Uncentred n = 10 < d = 30: X'X has rank 10, so at most 10 columns are active, and
+    the path ends where y is fitted exactly (no correlation left)."""
+    rng = np.random.default_rng(13)
+    X = rng.standard_normal((10, 30))
+    y = rng.standard_normal(10)
+    ours = _ours(X, y, 30)
+    assert np.count_nonzero(ours, axis=0).max() <= 10
+    residual = X.T @ (y - X @ ours[:, -1])
+    assert np.abs(residual).max() < 1e-8 * np.abs(X.T @ y).max()
+    ref = _sklearn_path(X, y, 30)
+    assert ours.shape == ref.shape
+    np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-9 * max(np.abs(ref).max(), 1.0))
+
+
 def test_a_duplicated_column_is_excluded_as_degenerate():
     """Column 5 repeated as the last column: one copy joins (BLAS rounding may break the
     tie either way), the other's pivot is then zero, so it never does, and the path is

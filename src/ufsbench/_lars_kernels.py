@@ -70,7 +70,9 @@ def _cholesky_delete(L, k, i):  # pragma: no cover - compiled
 def lasso_path(G, xty, target, n_samples):  # pragma: no cover - compiled
     """Coefficient rows ``(n_steps + 1, d)`` of the LARS-lasso path (see :mod:`ufsbench.lars`)."""
     d = G.shape[0]
-    kmax = min(target, d)
+    # X'X has rank at most n_samples: no more columns can be active (the pivot test
+    # excludes the rest), which bounds the factor's size when d is large.
+    kmax = min(target, d, n_samples)
     coef = np.zeros(d)
     c = xty.copy()
     active = np.empty(kmax, dtype=np.int64)
@@ -82,7 +84,7 @@ def lasso_path(G, xty, target, n_samples):  # pragma: no cover - compiled
     col = np.empty(kmax)
     zs = np.empty(kmax)
     u = np.empty(d)
-    rows = np.zeros((2 * kmax + 2, d))
+    rows = np.zeros((min(2 * kmax + 2, 256), d))
     n_rows = 1
     k = 0
     dropped = False
@@ -97,6 +99,8 @@ def lasso_path(G, xty, target, n_samples):  # pragma: no cover - compiled
         if C / n_samples <= EPS32 or C > C_prev:
             break
         if not dropped:
+            if k == kmax:
+                break
             # The inactive column of largest |c_j| (first index among exact ties) joins;
             # a degenerate one is excluded and no column joins at this step.
             j_in = -1

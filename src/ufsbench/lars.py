@@ -27,7 +27,9 @@ The path is the coefficients after each step (row 0: all zero), stopped after th
 step with ``target`` nonzero coefficients, or where LARS ends: no correlation left
 (``C / n_samples`` at or below float32's eps, scikit-learn's test at ``alpha_min = 0``),
 ``C`` growing (rounding has taken over; scikit-learn stops there too), every column
-active or excluded.
+active or excluded, or ``n_samples`` columns active (the rank of ``X'X`` is at most
+``n_samples``, so a further column could only be degenerate; this also bounds the
+Cholesky factor's size when ``n_features`` is large).
 
 Ties and degeneracy:
 
