@@ -223,3 +223,20 @@ def test_numba_is_imported_only_by_the_compiled_solver():
         [sys.executable, "-c", code], env=dict(os.environ), check=True, capture_output=True
     )
     assert json.loads(out.stdout.decode().splitlines()[-1]) is False
+
+
+def test_without_numba_the_compiled_solver_says_what_it_needs():
+    code = (
+        "import sys\n"
+        "sys.modules['numba'] = None\n"
+        "import numpy as np\n"
+        "from ufsbench.lars import lasso_paths\n"
+        "try:\n"
+        "    lasso_paths(np.eye(2), np.ones(2), 1, 5)\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ), check=True, capture_output=True
+    )
+    assert "needs numba (extra 'fast')" in out.stdout.decode()
