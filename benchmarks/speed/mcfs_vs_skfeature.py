@@ -17,6 +17,13 @@ cardinality ``m = --count``), best CPU time of ``--repeats``, the sides alternat
 * ``regression``: the regressions alone on the same eigenvectors ``Y`` (ours): their
   step (``sklearn.linear_model.Lars(n_nonzero_coefs=m).fit(X, y)`` per column, as
   scikit-feature calls it) against ours (``mcfs._lasso_paths``, our defaults).
+* ``compiled``: both again with our ``solver="compiled"`` (:mod:`ufsbench.lars`): the
+  whole method ``select(..., solver="compiled")``, and the regressions alone
+  ``lars.lasso_paths(X'X, X'Y, m, n)`` (the Gram matrix included: it is part of the
+  solver's input). ``compiled_first_call_cpu_s``: the first, untimed-elsewhere call of
+  the regressions in this process, i.e. numba's import and the load of its on-disk
+  cache (or the compilation, when there is no cache yet): what one workflow job pays
+  once on top of the timed cost.
 
 Agreement (the outputs are not the same method, so what agrees is checked, and how the
 rest differs is counted):
@@ -34,6 +41,11 @@ rest differs is counted):
   lasso drops variables, so it needs more) and ``lasso_steps_computed`` (what our step
   budgets ran, restarts included); ``first_drop``: the earliest step at which one of our
   (centred) lasso paths leaves LAR's.
+* ``compiled_path_max_abs_diff``: the largest difference between the compiled and the
+  default paths (same eigenvectors), over the steps both have (``compiled_steps`` and
+  ``lasso_steps`` can differ: ``lars_path`` leaves a dropped coefficient at a rounding
+  residue for one step, which counts as nonzero and can end its path one step early) and
+  ``compiled_top_m_overlap_with_default``: features shared by the two solvers' top-``m``.
 * ``top_m_overlap``: features shared by the two top-``m`` lists. They differ by design:
   ours is the lasso path, unscaled ``X`` and unit-norm ``|a_k|`` (module docstring of
   ``ufsbench.methods.mcfs``); scikit-feature scores ``max_k a_kj`` without the absolute
@@ -73,6 +85,7 @@ def main(argv=None):
     from scipy.sparse.csgraph import connected_components
     from sklearn.linear_model import Lars, lars_path
 
+    from ufsbench import lars
     from ufsbench.graph import knn_graph
     from ufsbench.methods import mcfs
 
@@ -89,6 +102,8 @@ def main(argv=None):
         graph = knn_graph(X, 5)
         Y = mcfs._spectral_embedding(graph, k, 0)
         Gram = X.T @ X if X.shape[1] <= X.shape[0] else None
+        n = X.shape[0]
+        first_call, _ = _cli.best_time(lambda: lars.lasso_paths(X.T @ X, X.T @ Y, m, n), 1)
         sides = {
             "theirs_full": lambda: skf_mcfs(
                 X, n_selected_features=m, W=graph, n_clusters=k, mode="raw"
@@ -96,6 +111,10 @@ def main(argv=None):
             "ours_full": lambda: mcfs.select(X, graph=graph, n_clusters=k, feature_counts=[m]),
             "theirs_regression": lambda: [Lars(n_nonzero_coefs=m).fit(X, col).coef_ for col in Y.T],
             "ours_regression": lambda: mcfs._lasso_paths(X, Gram, Y, m),
+            "compiled_full": lambda: mcfs.select(
+                X, graph=graph, n_clusters=k, feature_counts=[m], solver="compiled"
+            ),
+            "compiled_regression": lambda: lars.lasso_paths(X.T @ X, X.T @ Y, m, n),
         }
         best, out = dict.fromkeys(sides, np.inf), {}
         for _ in range(args.repeats):
@@ -121,12 +140,20 @@ def main(argv=None):
         drop = min(first_drop(Xc, Gc, c, m, lars_path) for c in Y.T)
         theirs_top = np.argsort(W_theirs.max(axis=1))[::-1][:m]
         overlap = len(set(theirs_top) & set(out["ours_full"].subsets[m]))
+        fast_paths = out["compiled_regression"]
+        path_diff = max(
+            float(np.abs(a[:, : b.shape[1]] - b[:, : a.shape[1]]).max())
+            for a, b in zip(paths, fast_paths, strict=True)
+        )
+        fast_overlap = len(set(out["compiled_full"].subsets[m]) & set(out["ours_full"].subsets[m]))
         tf, of = best["theirs_full"], best["ours_full"]
         tr, our = best["theirs_regression"], best["ours_regression"]
+        cf, cr = best["compiled_full"], best["compiled_regression"]
         return (
             name, f"{X.shape[0]}x{X.shape[1]}", k, m, tf, of, tf / of, tr, our, tr / our,
+            cf, tf / cf, cr, tr / cr, first_call,
             lar_diff, components, m * k, sum(p.shape[1] - 1 for p in paths), tally["steps"], drop,
-            overlap,
+            sum(p.shape[1] - 1 for p in fast_paths), path_diff, fast_overlap, overlap,
         )  # fmt: skip
 
     m = args.count
@@ -135,8 +162,12 @@ def main(argv=None):
     columns = (
         "dataset", "shape", "n_eigen", "m", "skf_full_cpu_s", "ours_full_cpu_s",
         "full_ratio_skf_over_ours", "skf_regression_cpu_s", "ours_regression_cpu_s",
-        "regression_ratio_skf_over_ours", "lar_max_abs_diff", "graph_components",
-        "lar_steps", "lasso_steps", "lasso_steps_computed", "first_drop", "top_m_overlap",
+        "regression_ratio_skf_over_ours", "compiled_full_cpu_s",
+        "full_ratio_skf_over_compiled", "compiled_regression_cpu_s",
+        "regression_ratio_skf_over_compiled", "compiled_first_call_cpu_s", "lar_max_abs_diff",
+        "graph_components", "lar_steps", "lasso_steps", "lasso_steps_computed", "first_drop",
+        "compiled_steps", "compiled_path_max_abs_diff", "compiled_top_m_overlap_with_default",
+        "top_m_overlap",
     )  # fmt: skip
     _cli.write_tsv("mcfs_vs_skfeature", columns, rows, args.out)
 

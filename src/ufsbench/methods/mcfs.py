@@ -32,6 +32,15 @@ there (in particular the zero scores when the paths have fewer than ``m`` active
 as when ``n_samples <= m``) are ordered by the same score at the end of the path, then by
 index, so each subset has exactly ``m`` features. ``ranking`` is that order at the largest
 count, ``scores`` the scores there; without counts both come from the end of the path.
+
+Solvers (``solver``): ``"sklearn"`` (default) runs ``sklearn.linear_model.lars_path``
+with step budgets (:func:`_lasso_paths`); ``"compiled"`` runs :mod:`ufsbench.lars` (one
+compiled LARS-lasso loop per eigenvector on ``X'X`` and ``X'Y``, stopped at the
+cardinality; needs numba). Both compute the same path, to rounding, but sum in different
+orders, so a near tie can go the other way; and ``lars_path`` leaves a dropped
+coefficient at a rounding residue (about 1e-18) for the step at which it drops, which
+counts as nonzero there and can end its path one drop step earlier than the exact count
+does. The default stays scikit-learn's, whose numbers are pinned.
 """
 
 from __future__ import annotations
@@ -45,6 +54,7 @@ from .params import COMPONENTS, GRAPH_WEIGHT, WIDTH, Declaration, Param
 
 SCALES = ("none", "center", "standardize")
 COEFFICIENTS = ("unit_norm", "raw")
+SOLVERS = ("sklearn", "compiled")
 
 
 def select(
@@ -57,6 +67,7 @@ def select(
     n_eigen=None,
     scale="none",
     coefficients="unit_norm",
+    solver="sklearn",
 ) -> Selection:
     """Select features by LASSO regressions of the spectral embedding on ``X``.
 
@@ -78,6 +89,9 @@ def select(
         How the columns of ``X`` enter the regressions (module docstring) [inferred].
     coefficients : {"unit_norm", "raw"}, default="unit_norm"
         Scale of each ``a_k`` before the maximum over eigenvectors (module docstring).
+    solver : {"sklearn", "compiled"}, default="sklearn"
+        The LARS-lasso solver (module docstring): scikit-learn's ``lars_path`` or
+        :mod:`ufsbench.lars` (faster; equal to rounding).
 
     Returns
     -------
@@ -103,12 +117,19 @@ def select(
             f"method 'mcfs': unknown coefficients {coefficients!r} "
             f"(known: {', '.join(COEFFICIENTS)})"
         )
+    if solver not in SOLVERS:
+        raise ValueError(f"method 'mcfs': unknown solver {solver!r} (known: {', '.join(SOLVERS)})")
     Y = _spectral_embedding(graph, n_eigen, random_state)
     Xc = _prepare(X, scale)
-    # One Gram matrix serves every path; it is no larger than X when d <= n.
-    Gram = Xc.T @ Xc if n_features <= n_samples else None
     target = n_features if feature_counts is None else feature_counts[-1]
-    paths = _lasso_paths(Xc, Gram, Y, target)  # each (d, n_steps)
+    if solver == "compiled":
+        from .. import lars
+
+        paths = lars.lasso_paths(Xc.T @ Xc, Xc.T @ Y, target, n_samples)
+    else:
+        # One Gram matrix serves every path; it is no larger than X when d <= n.
+        Gram = Xc.T @ Xc if n_features <= n_samples else None
+        paths = _lasso_paths(Xc, Gram, Y, target)  # each (d, n_steps)
 
     unit = coefficients == "unit_norm"
     end_scores = _scores([path[:, -1] for path in paths], unit)
@@ -210,6 +231,7 @@ METHODS = {
             "n_eigen": COMPONENTS,
             "scale": Param(str, options=("none", "center", "standardize")),
             "coefficients": Param(str, options=("unit_norm", "raw")),
+            "solver": Param(str, options=SOLVERS),
         },
         grid={
             "weight, t": [("binary", 1.0)],
