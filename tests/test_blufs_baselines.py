@@ -154,6 +154,24 @@ def test_fspca_support_has_exactly_s_rows_and_objective_never_decreases():
         assert -history[-1] <= _brute_force_fspca(A, s, m) * (1 + 1e-12)
 
 
+def test_fspca_fit_returns_m_eigenvectors_on_a_degenerate_block():
+    # 7 dense columns and 23 singleton indicators (one sample each, as in ecoli343): the
+    # centred scatter has eigenvalue ~1 with multiplicity ~20 at the m-th place, where
+    # LAPACK's subset driver returned 6 of 8 eigenvectors here ("shape mismatch").
+    rng = np.random.default_rng(182)
+    X = np.c_[rng.random((336, 7)), np.zeros((336, 23))]
+    X[rng.choice(336, 23, replace=False), 7 + np.arange(23)] = 1.0
+    Xc = X - X.mean(axis=0)
+    A = Xc.T @ Xc
+    W = fspca._fit(A, np.arange(30), 8)
+    assert W.shape == (30, 8)
+    np.testing.assert_allclose(W.T @ W, np.eye(8), atol=1e-10)
+    top = np.linalg.eigvalsh(A)[-8:].sum()
+    assert np.einsum("ij,ij->", W, A @ W) == pytest.approx(top, rel=1e-10)
+    selection = rank_features(X, "fspca", n_clusters=8, feature_counts=[30])
+    assert len(selection.subsets[30]) == 30
+
+
 def test_fspca_is_exact_when_rank_does_not_exceed_m():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(30, 1)) @ rng.normal(size=(1, 8)) + rng.normal(size=8)  # rank 1
