@@ -60,11 +60,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import eigh
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import LinearOperator, eigsh, splu
 from sklearn.neighbors import NearestNeighbors
 
+from ._eigen import eigh_range
 from ._low_rank import psd_factor, smallest_eigenvectors_lowrank
 from .base import EPSILON, l21_weights, row_norms
 
@@ -145,7 +145,7 @@ def solve(
             if eig_solver == "lowrank":
                 W = smallest_eigenvectors_lowrank(gamma * q, B, n_components)
             else:
-                _, W = eigh(M + np.diag(gamma * q), subset_by_index=[0, n_components - 1])
+                _, W = eigh_range(M + np.diag(gamma * q), 0, n_components - 1)
             q = l21_weights(W)
         XW = X @ W  # (n, m)
         if ranked:
@@ -311,7 +311,7 @@ def laplacian_bottom(L, c, random_state=0):
     if n_comp >= c:
         return np.zeros(c), indicators[:, :c]
     if n <= _DENSE_EIGH_MAX:
-        values, vectors = eigh(L.toarray(), subset_by_index=[0, c - 1])
+        values, vectors = eigh_range(L.toarray(), 0, c - 1)
         # Replace the numerically zero block by the exact component basis.
         return np.concatenate([np.zeros(n_comp), values[n_comp:]]), np.hstack(
             [indicators, vectors[:, n_comp:]]

@@ -48,12 +48,13 @@ Readings [inferred], each documented here:
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve, eigh
+from scipy.linalg import cho_factor, cho_solve
 from scipy.sparse.linalg import eigsh
 from scipy.stats import rankdata
 
 from ..kmeans import litekmeans
 from ._blufs_steps import simplex_columns
+from ._eigen import eigh_range
 from .base import EPSILON, Selection
 from .params import ITERATIONS, POSITIVE, Declaration, Param
 
@@ -189,7 +190,7 @@ def inffs_scores(Xb, mix) -> np.ndarray:
 
 def _smallest(Lap, k):
     """The ``k`` smallest eigenpairs (values, vectors) of a dense symmetric matrix."""
-    return eigh(Lap, subset_by_index=[0, k - 1])
+    return eigh_range(Lap, 0, k - 1)
 
 
 def _laplacian(S):
@@ -271,7 +272,7 @@ def _w_step(Xr, M, v, G):
         W, _ = np.linalg.qr(P)
         return W
     N = v[:, None] * M * v[None, :]
-    _, W = eigh(0.5 * (N + N.T), subset_by_index=[0, c - 1])
+    _, W = eigh_range(0.5 * (N + N.T), 0, c - 1)
     return W
 
 

@@ -29,8 +29,8 @@ eigenvalues); the problem is the choice of ``T``.
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import eigh
 
+from ._eigen import eigh_range
 from .base import Selection, row_norms
 from .params import COMPONENTS, ITERATIONS, Declaration
 
@@ -107,14 +107,7 @@ def _fit(A, T, m):
     """``W`` (d, m): the top-``m`` eigenvectors of ``A_TT`` on the rows ``T``, zero elsewhere."""
     W = np.zeros((A.shape[0], m))
     k = len(T)
-    block = A[np.ix_(T, T)]
-    _, V = eigh(block, subset_by_index=[k - m, k - 1])
-    if V.shape[1] != m:
-        # LAPACK's subset driver (?syevr) can return fewer eigenvectors than asked on a
-        # nearly rank-deficient block (ecoli343, s = 30: 6 of 8); the full decomposition
-        # always returns them all. Only then: the subset route's numbers stay as they were.
-        V = eigh(block)[1][:, k - m :]
-    W[T] = V
+    W[T] = eigh_range(A[np.ix_(T, T)], k - m, k - 1)[1]
     return W
 
 

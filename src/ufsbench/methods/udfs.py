@@ -43,9 +43,9 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import eigh
 from sklearn.neighbors import NearestNeighbors
 
+from ._eigen import eigh_range
 from ._low_rank import eig_route, psd_factor, smallest_eigenvectors_lowrank
 from .base import Selection, l21_weights, row_norms
 from .params import ITERATIONS, NEIGHBOURS, NON_NEGATIVE, POSITIVE, Declaration, Param
@@ -143,7 +143,7 @@ def select(
             return np.einsum("ij,ij->", W, M @ W)
 
         def smallest(weights):
-            return eigh(M + np.diag(weights), subset_by_index=[0, n_clusters - 1])[1]
+            return eigh_range(M + np.diag(weights), 0, n_clusters - 1)[1]
 
     D = np.ones(d)  # start from D = I: W is unknown
     history = []
