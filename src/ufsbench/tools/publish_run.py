@@ -29,9 +29,9 @@ already published by another run is an error unless ``--replace`` drops that run
 A leaderboard config (a ``leaderboard`` section, no ``paper``;
 ``config/experiments/leaderboard.yaml``) publishes the same way into ``INTO/runs/<datasets>/``:
 its ranking table (``leaderboard.{tsv,md}``), the per-dataset scores it ranks
-(``summary.tsv``), the critical-difference diagrams (``cd_<protocol>_<metric>.png``), every
-dataset's score curves (``curves_<dataset>.png``), ``cost.tsv``, ``jobs.tsv`` and
-``run.json``. A leaderboard ranks over all its datasets at once, so ``INTO/`` holds one
+(``summary.tsv``), the critical-difference diagrams (``cd_<protocol>_<metric>.png``),
+``cost.tsv``, ``jobs.tsv`` and ``run.json`` (not the per-dataset curves: a re-run makes
+them). A leaderboard ranks over all its datasets at once, so ``INTO/`` holds one
 run: its table and diagrams are copied up beside ``runs.tsv`` and ``provenance.tsv``.
 """
 
@@ -86,11 +86,13 @@ def require(files: dict[str, Path], what: str) -> None:
         raise SystemExit(f"not a finished {what} run: missing {', '.join(missing)}")
 
 
-def leaderboard_files(results: Path, datasets) -> dict[str, Path]:
-    """A leaderboard run's outputs to publish: name in the published folder -> path."""
+def leaderboard_files(results: Path) -> dict[str, Path]:
+    """A leaderboard run's outputs to publish: name in the published folder -> path.
+
+    Not the per-dataset score curves: with every baseline they are ~2 MB each, and
+    ``summary.tsv`` holds their numbers."""
     tables, figures = results / "tables", results / "figures"
     files = {name: tables / name for name in LEADERBOARD_TABLES}
-    files.update({f"curves_{d}.png": figures / d / "curves.png" for d in datasets})
     require(files, "leaderboard")
     diagrams = sorted((figures / "leaderboard").glob("cd_*.png"))
     if not diagrams:
@@ -167,7 +169,7 @@ def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = 
         datasets = [d for d in pd.unique(acc["dataset"]) if d != "Average"]
     else:
         datasets = list(config["datasets"])
-        files = leaderboard_files(results, datasets)
+        files = leaderboard_files(results)
     runs = into / "runs"
     clashes = [
         folder
