@@ -9,7 +9,6 @@ evaluated together, in which order, or on how many jobs run at once.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from .api import check_data, check_feature_counts
 from .kmeans import cluster
@@ -35,7 +34,7 @@ def evaluate_selection(
     seed_key=(),
     all_features: bool = False,
     cache: dict | None = None,
-) -> pd.DataFrame:
+):
     """Cluster the selected features ``repeats`` times at every feature count.
 
     Parameters
@@ -80,6 +79,47 @@ def evaluate_selection(
     Raises ``ValueError`` when ``y`` is missing, has the wrong length or fewer than 2
     classes, when a feature count exceeds the number of features, when ``selection``
     was computed on another number of features, or when ``repeats < 1``.
+    """
+    import pandas as pd
+
+    rows = evaluation_rows(
+        X,
+        y,
+        selection,
+        feature_counts,
+        n_clusters=n_clusters,
+        repeats=repeats,
+        engine=engine,
+        n_init=n_init,
+        max_iter=max_iter,
+        init=init,
+        seed_key=seed_key,
+        all_features=all_features,
+        cache=cache,
+    )
+    return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
+
+
+def evaluation_rows(
+    X,
+    y,
+    selection: Selection | None,
+    feature_counts,
+    *,
+    n_clusters: int,
+    repeats: int = 20,
+    engine: str = "litekmeans",
+    n_init: int = 1,
+    max_iter: int = 100,
+    init: str = "random",
+    seed_key=(),
+    all_features: bool = False,
+    cache: dict | None = None,
+) -> list[tuple]:
+    """The rows of :func:`evaluate_selection` as tuples in ``SCORE_COLUMNS`` order.
+
+    The same arguments, checks and scores; no pandas (a workflow job writes them with
+    :func:`ufsbench.io.write_rows`).
     """
     X = check_data(X)
     n, d = X.shape
@@ -128,7 +168,7 @@ def evaluate_selection(
                 if cache is not None:
                     cache[key] = scores
             rows.append((m, repeat, *scores))
-    return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
+    return rows
 
 
 KNN_COLUMNS = ("n_features", "split", "accuracy")
@@ -144,7 +184,7 @@ def knn_classification(
     test_size: float = 0.5,
     k: int = 1,
     seed_key=(),
-) -> pd.DataFrame:
+):
     """kNN classification of the selected features over random stratified splits.
 
     The BLUFS paper's Table VII (spec blufs.md §6.3): the features come from the
@@ -157,6 +197,7 @@ def knn_classification(
     (fraction). Raises ``ValueError`` when a class has fewer than 2 samples (no stratified
     split), ``k`` exceeds the training set, or ``splits < 1``.
     """
+    import pandas as pd
     from sklearn.model_selection import train_test_split
     from sklearn.neighbors import KNeighborsClassifier
 
