@@ -163,7 +163,8 @@ def test_write_rows_writes_the_bytes_pandas_writes(tmp_path):
     """The evaluate job's table writer (no pandas) against ``write_table`` of a DataFrame:
     floats at 10 digits with NaN empty, signed zero and infinities, bools, integers, and
     strings that need quoting; and columns it does not know go through pandas."""
-    from ufsbench.io import write_rows, write_table
+    from ufsbench.evaluate import write_rows
+    from ufsbench.io import write_table
 
     columns = ("dataset", "params", "in_grid", "n_features", "acc", "seconds", "mixed")
     rows = [

@@ -8,9 +8,14 @@ evaluated together, in which order, or on how many jobs run at once.
 
 from __future__ import annotations
 
+import csv
+import math
+import os
+
 import numpy as np
 
 from .api import check_data, check_feature_counts
+from .io import atomic_path
 from .kmeans import cluster
 from .methods.base import Selection
 from .metrics import clustering_accuracy, nmi
@@ -119,7 +124,7 @@ def evaluation_rows(
     """The rows of :func:`evaluate_selection` as tuples in ``SCORE_COLUMNS`` order.
 
     The same arguments, checks and scores; no pandas (a workflow job writes them with
-    :func:`ufsbench.io.write_rows`).
+    :func:`write_rows`).
     """
     X = check_data(X)
     n, d = X.shape
@@ -169,6 +174,63 @@ def evaluation_rows(
                     cache[key] = scores
             rows.append((m, repeat, *scores))
     return rows
+
+
+def write_rows(path, columns, rows):
+    """Rows of Python scalars as :func:`ufsbench.io.write_table` writes them, without pandas.
+
+    The bytes are those of ``write_table(path, pandas.DataFrame(rows, columns=columns))``
+    when every column holds one kind of value (bools; integers; floats, or integers mixed
+    with floats; strings): integers as ``str``, floats as ``%.10g`` with NaN empty, and
+    pandas' own CSV quoting (``csv.writer``, tab, minimal quoting). Anything else (None,
+    other objects, a column of mixed kinds) is handed to pandas, so the format never
+    depends on which route wrote it.
+    """
+    columns = [str(c) for c in columns]
+    rows = [tuple(row) for row in rows]
+    if any(len(row) != len(columns) for row in rows):
+        raise ValueError(f"write_rows: every row needs {len(columns)} values ({columns})")
+    formats = [_column_format([row[j] for row in rows]) for j in range(len(columns))]
+    if None in formats:
+        import pandas as pd
+
+        from .io import write_table
+
+        write_table(path, pd.DataFrame(rows, columns=columns))
+        return
+    with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh, delimiter="\t", lineterminator=os.linesep, quotechar='"')
+        writer.writerow(columns)
+        writer.writerows([f(value) for f, value in zip(formats, row, strict=True)] for row in rows)
+
+
+def _format_float(value) -> str:
+    # pandas formats with ``float_format % value``
+    return "" if math.isnan(value) else "%.10g" % value  # noqa: UP031
+
+
+def _column_format(values):
+    """How pandas writes a column of these values, or None when this module does not know."""
+    kinds = {_kind(v) for v in values}
+    if kinds <= {"bool"} or kinds <= {"str"}:
+        return str
+    if kinds <= {"int"}:
+        return lambda v: str(int(v))
+    if kinds <= {"int", "float"}:
+        return _format_float
+    return None
+
+
+def _kind(value):
+    if isinstance(value, bool | np.bool_):
+        return "bool"
+    if isinstance(value, int | np.integer):
+        return "int"
+    if isinstance(value, float | np.floating):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    return None
 
 
 KNN_COLUMNS = ("n_features", "split", "accuracy")

@@ -6,9 +6,7 @@ so an interrupted job never leaves a half-written output behind.
 
 from __future__ import annotations
 
-import csv
 import json
-import math
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,61 +50,6 @@ def write_table(path, frame):
     """A pandas DataFrame as tab-separated text, written atomically."""
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, sep="\t", index=False, float_format="%.10g")
-
-
-def write_rows(path, columns, rows):
-    """Rows of Python scalars as :func:`write_table` writes them, without importing pandas.
-
-    The bytes are those of ``write_table(path, pandas.DataFrame(rows, columns=columns))``
-    when every column holds one kind of value (bools; integers; floats, or integers mixed
-    with floats; strings): integers as ``str``, floats as ``%.10g`` with NaN empty, and
-    pandas' own CSV quoting (``csv.writer``, tab, minimal quoting). Anything else (None,
-    other objects, a column of mixed kinds) is handed to pandas, so the format never
-    depends on which route wrote it.
-    """
-    columns = [str(c) for c in columns]
-    rows = [tuple(row) for row in rows]
-    if any(len(row) != len(columns) for row in rows):
-        raise ValueError(f"write_rows: every row needs {len(columns)} values ({columns})")
-    formats = [_column_format([row[j] for row in rows]) for j in range(len(columns))]
-    if None in formats:
-        import pandas as pd
-
-        write_table(path, pd.DataFrame(rows, columns=columns))
-        return
-    with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh, delimiter="\t", lineterminator=os.linesep, quotechar='"')
-        writer.writerow(columns)
-        writer.writerows([f(value) for f, value in zip(formats, row, strict=True)] for row in rows)
-
-
-def _format_float(value) -> str:
-    # pandas formats with ``float_format % value``
-    return "" if math.isnan(value) else "%.10g" % value  # noqa: UP031
-
-
-def _column_format(values):
-    """How pandas writes a column of these values, or None when this module does not know."""
-    kinds = {_kind(v) for v in values}
-    if kinds <= {"bool"} or kinds <= {"str"}:
-        return str
-    if kinds <= {"int"}:
-        return lambda v: str(int(v))
-    if kinds <= {"int", "float"}:
-        return _format_float
-    return None
-
-
-def _kind(value):
-    if isinstance(value, bool | np.bool_):
-        return "bool"
-    if isinstance(value, int | np.integer):
-        return "int"
-    if isinstance(value, float | np.floating):
-        return "float"
-    if isinstance(value, str):
-        return "str"
-    return None
 
 
 def save_knn(path, neighbours, distances, scales: dict):

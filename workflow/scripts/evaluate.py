@@ -1,9 +1,9 @@
 """k-means evaluation of every setting of a chunk at every feature count."""
 
 from ufsbench import joblog
-from ufsbench.evaluate import SCORE_COLUMNS, evaluation_rows
+from ufsbench.evaluate import SCORE_COLUMNS, evaluation_rows, write_rows
 from ufsbench.integrity import check_selections
-from ufsbench.io import load_data, load_selections, write_rows
+from ufsbench.io import load_data, load_selections
 
 log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 X, y, _ = load_data(snakemake.input.data)
