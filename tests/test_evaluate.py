@@ -147,3 +147,39 @@ def test_evaluate_cache_keeps_seeds_and_kmeans_settings_apart(data):
                                n_init=3)  # fmt: skip
     pd.testing.assert_frame_equal(c, plain)
     assert a.shape == b.shape == c.shape
+
+
+def test_evaluation_rows_are_the_rows_of_evaluate_selection(data):
+    from ufsbench.evaluate import evaluation_rows
+
+    X, y, selection = data
+    kwargs = dict(n_clusters=3, repeats=2, seed_key=("t",))
+    frame = evaluate_selection(X, y, selection, [2, 4], **kwargs)
+    rows = evaluation_rows(X, y, selection, [2, 4], **kwargs)
+    assert frame.values.tolist() == [list(row) for row in rows]
+
+
+def test_write_rows_writes_the_bytes_pandas_writes(tmp_path):
+    """The evaluate job's table writer (no pandas) against ``write_table`` of a DataFrame:
+    floats at 10 digits with NaN empty, signed zero and infinities, bools, integers, and
+    strings that need quoting; and columns it does not know go through pandas."""
+    from ufsbench.evaluate import write_rows
+    from ufsbench.io import write_table
+
+    columns = ("dataset", "params", "in_grid", "n_features", "acc", "seconds", "mixed")
+    rows = [
+        ("wine", "alpha=1,beta=0.1", True, 2, 0.1, 1e-20, 3),
+        ("a\tb", 'q"uote', False, np.int64(40), np.float64(2 / 3), float("nan"), 0.25),
+        ("new\nline", "", np.bool_(True), 7, -0.0, float("inf"), 1e16),
+        ("é", " lead", False, 10**12, 123456789.0123, -float("inf"), -5),
+    ]
+    for table in (rows, rows[:1], []):
+        write_rows(tmp_path / "ours.tsv", columns, table)
+        write_table(tmp_path / "pandas.tsv", pd.DataFrame(table, columns=list(columns)))
+        assert (tmp_path / "ours.tsv").read_bytes() == (tmp_path / "pandas.tsv").read_bytes()
+    odd = [("x", None, 1), ("y", "z", True)]  # None, and bools mixed with integers
+    write_rows(tmp_path / "ours.tsv", ("a", "b", "c"), odd)
+    write_table(tmp_path / "pandas.tsv", pd.DataFrame(odd, columns=["a", "b", "c"]))
+    assert (tmp_path / "ours.tsv").read_bytes() == (tmp_path / "pandas.tsv").read_bytes()
+    with pytest.raises(ValueError, match="every row needs 2 values"):
+        write_rows(tmp_path / "bad.tsv", ("a", "b"), [(1,)])

@@ -6,13 +6,23 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from ufsbench.methods import REGISTRY, registry
 
-# Heavy modules no selection job of a light method needs.
+ROOT = Path(__file__).resolve().parents[1]
+
+# Heavy modules no selection job of a light method needs, nor any evaluation job.
 HEAVY = ("pandas", "sklearn", "scipy.stats", "scipy.optimize", "matplotlib", "numba")
+# Further SciPy packages no evaluation job needs (scipy.optimize's __init__ loads them).
+EVALUATE_HEAVY = (*HEAVY, "scipy.linalg", "scipy.sparse.linalg", "scipy.special", "scipy.fft")
+
+
+def heavy(loaded: set[str], names=HEAVY) -> set[str]:
+    """The modules of ``loaded`` that are, or are inside, one of ``names``."""
+    return {m for m in loaded for name in names if m == name or m.startswith(name + ".")}
 
 
 def fresh_modules(code: str) -> set[str]:
@@ -38,7 +48,58 @@ def test_select_job_imports_only_its_own_method_module():
         "ufsbench.methods.params",
         "ufsbench.methods.registry",
     }
-    assert not {m for m in loaded if m.split(".")[0] in HEAVY or m in HEAVY}
+    assert not heavy(loaded)
+
+
+@pytest.fixture(scope="module")
+def job_files(tmp_path_factory):
+    """The inputs of a select and an evaluate job: data, k-NN table, selections."""
+    import numpy as np
+
+    from ufsbench import rank_features
+    from ufsbench.graph import nearest_neighbours
+    from ufsbench.io import save_data, save_knn, save_selections
+
+    tmp = tmp_path_factory.mktemp("job")
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(30, 6)), np.repeat([0, 1, 2], 10)
+    save_data(tmp / "data.npz", X, y)
+    neighbours, distances = nearest_neighbours(X, 5)
+    save_knn(tmp / "knn.npz", neighbours, distances, {"median": 1.0, "mean": 1.0})
+    save_selections(tmp / "sel.npz", {"a": rank_features(X, "maxvariance")})
+    return tmp
+
+
+def test_select_job_of_lapscore_loads_nothing_heavy_while_it_works(job_files):
+    """What workflow/scripts/select.py does for LapScore on a stored k-NN graph."""
+    loaded = fresh_modules(
+        "from ufsbench import joblog, rank_features\n"
+        "from ufsbench.io import knn_affinity, load_data, load_graph, load_knn, save_selections\n"
+        f"X, _, _ = load_data({str(job_files / 'data.npz')!r})\n"
+        f"graph = knn_affinity(load_knn({str(job_files / 'knn.npz')!r}), weight='heat')\n"
+        "sel = rank_features(X, 'lapscore', graph=graph, n_clusters=3, random_state=0)\n"
+        f"save_selections({str(job_files / 'out.npz')!r}, {{'a': sel}})"
+    )
+    assert "ufsbench.methods.lapscore" in loaded
+    assert not heavy(loaded)
+
+
+def test_evaluate_job_loads_no_pandas_and_no_scipy_optimize_while_it_works(job_files):
+    """What workflow/scripts/evaluate.py imports and does: k-means, ACC (SciPy's assignment
+    solver without ``scipy.optimize``'s ``__init__``), NMI, the table (no pandas)."""
+    script = (ROOT / "workflow" / "scripts" / "evaluate.py").read_text()
+    imports = [line for line in script.splitlines() if line.startswith(("from ", "import "))]
+    loaded = fresh_modules(
+        "\n".join(imports) + "\n"
+        f"X, y, _ = load_data({str(job_files / 'data.npz')!r})\n"
+        f"sel = load_selections({str(job_files / 'sel.npz')!r})['a']\n"
+        "rows = evaluation_rows(X, y, sel, [2, 4], n_clusters=3, repeats=2, seed_key=('t',))\n"
+        "assert 0 < rows[0][2] <= 1\n"
+        f"write_rows({str(job_files / 'out.tsv')!r}, SCORE_COLUMNS, rows)"
+    )
+    assert {"ufsbench.evaluate", "ufsbench.metrics"} <= loaded
+    # the compiled solver alone, registered under its own name; not the package
+    assert heavy(loaded, EVALUATE_HEAVY) == {"scipy.optimize._lsap"}
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

@@ -119,3 +119,20 @@ def test_metrics_reject_length_mismatch():
 def test_contingency_counts():
     C = contingency(["a", "a", "b", "b", "b"], [1, 2, 2, 2, 1])
     assert C.tolist() == [[1, 1], [1, 2]]
+
+
+def test_assignment_is_scipys_without_importing_scipy_optimize():
+    """ACC's assignment is SciPy's compiled solver, loaded without ``scipy.optimize``'s
+    ``__init__`` (issue 27, per-job overhead): the same assignments on square and
+    rectangular integer tables, maximised and minimised."""
+    from scipy.optimize import linear_sum_assignment
+
+    from ufsbench.metrics import _linear_sum_assignment
+
+    rng = np.random.default_rng(7)
+    for shape in [(1, 1), (3, 3), (4, 6), (6, 4), (20, 20), (40, 37)]:
+        C = rng.integers(0, 12, size=shape)
+        for maximize in (True, False):
+            ours = _linear_sum_assignment()(C, maximize=maximize)
+            theirs = linear_sum_assignment(C, maximize=maximize)
+            assert [a.tolist() for a in ours] == [a.tolist() for a in theirs]

@@ -7,6 +7,8 @@ Three measurements per script of ``workflow/scripts/`` (its top-level imports re
 * ``python``: a bare interpreter, ``python -c pass``;
 * ``imports``: ``python -c "<the script's imports>"``, this checkout's ``src`` first
   (``--src`` another tree, e.g. an older commit's ``git archive``, for before/after);
+  a tree ``T/src`` beside a ``T/workflow/scripts`` is measured with its own scripts'
+  imports (another commit's scripts may import names this one's library lacks);
 * ``snakemake job``: one job of a throw-away workflow (``snakemake --cores 1``) whose
   ``script:`` holds the same imports and records its own CPU time (user + system, from
   ``resource.getrusage``) when it ends: the interpreter, Snakemake's script preamble and
@@ -14,8 +16,12 @@ Three measurements per script of ``workflow/scripts/`` (its top-level imports re
 
 Each cell is the median CPU time over ``--repeats`` processes (``--datasets`` and
 ``--mirror`` are accepted for a uniform command line and ignored). ``--compare OLD``: the
-same cells for the source tree ``OLD`` too (e.g. ``git archive BASE src | tar -x -C
-/tmp/base``), the two trees alternating job by job, so both see the same load.
+same cells for the source tree ``OLD`` too (e.g. ``git archive BASE src workflow | tar -x
+-C /tmp/base``), the two trees alternating job by job, so both see the same load.
+
+Rows ``select.py + <method>`` add the method's lookup (its module's imports);
+``evaluate.py + ACC`` adds one ``clustering_accuracy`` call, which loads the assignment
+solver where that is deferred to first use.
 """
 
 from __future__ import annotations
@@ -58,6 +64,13 @@ def script_imports(path: Path) -> str:
     tree = ast.parse(path.read_text())
     nodes = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     return "\n".join(ast.unparse(n) for n in nodes)
+
+
+def scripts_of(tree: Path) -> Path:
+    """The workflow scripts that go with the source tree ``tree`` (``T/src``): its sibling
+    ``T/workflow/scripts`` when there is one, else this checkout's."""
+    own = Path(tree).resolve().parent / "workflow" / "scripts"
+    return own if own.is_dir() else _cli.ROOT / "workflow" / "scripts"
 
 
 def child_cpu(command, env) -> float:
@@ -103,15 +116,19 @@ def main(argv=None):
     jobs = [(f"workflow/scripts/{name}.py", name, "") for name in args.scripts]
     lookup = "from ufsbench.methods.registry import get_method\nget_method({!r}).function"
     jobs += [(f"select.py + {m}", "select", lookup.format(m)) for m in args.methods]
+    if "evaluate" in args.scripts:
+        acc = "from ufsbench.metrics import clustering_accuracy as acc\nacc([0, 1], [1, 0])"
+        jobs.append(("evaluate.py + ACC", "evaluate", acc))
     for label, name, extra in jobs:
-        imports = script_imports(_cli.ROOT / "workflow" / "scripts" / f"{name}.py")
-        imports = f"{imports}\n{extra}" if extra else imports
-        command = [sys.executable, "-c", imports]
+        codes = []
+        for tree in trees:
+            imports = script_imports(scripts_of(tree) / f"{name}.py")
+            codes.append(f"{imports}\n{extra}" if extra else imports)
         cpu, job = [[] for _ in trees], [[] for _ in trees]
         for _ in range(args.repeats):
-            for i, tree_env in enumerate(envs):
-                cpu[i].append(child_cpu(command, tree_env))
-                job[i] += snakemake_jobs(imports, 1, tree_env)
+            for i, (code, tree_env) in enumerate(zip(codes, envs, strict=True)):
+                cpu[i].append(child_cpu([sys.executable, "-c", code], tree_env))
+                job[i] += snakemake_jobs(code, 1, tree_env)
         cells = [np.median(cpu[-1]), np.median(job[-1])]
         if args.compare is not None:
             cells += [np.median(cpu[0]), np.median(job[0])]

@@ -8,10 +8,14 @@ evaluated together, in which order, or on how many jobs run at once.
 
 from __future__ import annotations
 
+import csv
+import math
+import os
+
 import numpy as np
-import pandas as pd
 
 from .api import check_data, check_feature_counts
+from .io import atomic_path
 from .kmeans import cluster
 from .methods.base import Selection
 from .metrics import clustering_accuracy, nmi
@@ -35,7 +39,7 @@ def evaluate_selection(
     seed_key=(),
     all_features: bool = False,
     cache: dict | None = None,
-) -> pd.DataFrame:
+):
     """Cluster the selected features ``repeats`` times at every feature count.
 
     Parameters
@@ -80,6 +84,47 @@ def evaluate_selection(
     Raises ``ValueError`` when ``y`` is missing, has the wrong length or fewer than 2
     classes, when a feature count exceeds the number of features, when ``selection``
     was computed on another number of features, or when ``repeats < 1``.
+    """
+    import pandas as pd
+
+    rows = evaluation_rows(
+        X,
+        y,
+        selection,
+        feature_counts,
+        n_clusters=n_clusters,
+        repeats=repeats,
+        engine=engine,
+        n_init=n_init,
+        max_iter=max_iter,
+        init=init,
+        seed_key=seed_key,
+        all_features=all_features,
+        cache=cache,
+    )
+    return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
+
+
+def evaluation_rows(
+    X,
+    y,
+    selection: Selection | None,
+    feature_counts,
+    *,
+    n_clusters: int,
+    repeats: int = 20,
+    engine: str = "litekmeans",
+    n_init: int = 1,
+    max_iter: int = 100,
+    init: str = "random",
+    seed_key=(),
+    all_features: bool = False,
+    cache: dict | None = None,
+) -> list[tuple]:
+    """The rows of :func:`evaluate_selection` as tuples in ``SCORE_COLUMNS`` order.
+
+    The same arguments, checks and scores; no pandas (a workflow job writes them with
+    :func:`write_rows`).
     """
     X = check_data(X)
     n, d = X.shape
@@ -128,7 +173,64 @@ def evaluate_selection(
                 if cache is not None:
                     cache[key] = scores
             rows.append((m, repeat, *scores))
-    return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
+    return rows
+
+
+def write_rows(path, columns, rows):
+    """Rows of Python scalars as :func:`ufsbench.io.write_table` writes them, without pandas.
+
+    The bytes are those of ``write_table(path, pandas.DataFrame(rows, columns=columns))``
+    when every column holds one kind of value (bools; integers; floats, or integers mixed
+    with floats; strings): integers as ``str``, floats as ``%.10g`` with NaN empty, and
+    pandas' own CSV quoting (``csv.writer``, tab, minimal quoting). Anything else (None,
+    other objects, a column of mixed kinds) is handed to pandas, so the format never
+    depends on which route wrote it.
+    """
+    columns = [str(c) for c in columns]
+    rows = [tuple(row) for row in rows]
+    if any(len(row) != len(columns) for row in rows):
+        raise ValueError(f"write_rows: every row needs {len(columns)} values ({columns})")
+    formats = [_column_format([row[j] for row in rows]) for j in range(len(columns))]
+    if None in formats:
+        import pandas as pd
+
+        from .io import write_table
+
+        write_table(path, pd.DataFrame(rows, columns=columns))
+        return
+    with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh, delimiter="\t", lineterminator=os.linesep, quotechar='"')
+        writer.writerow(columns)
+        writer.writerows([f(value) for f, value in zip(formats, row, strict=True)] for row in rows)
+
+
+def _format_float(value) -> str:
+    # pandas formats with ``float_format % value``
+    return "" if math.isnan(value) else "%.10g" % value  # noqa: UP031
+
+
+def _column_format(values):
+    """How pandas writes a column of these values, or None when this module does not know."""
+    kinds = {_kind(v) for v in values}
+    if kinds <= {"bool"} or kinds <= {"str"}:
+        return str
+    if kinds <= {"int"}:
+        return lambda v: str(int(v))
+    if kinds <= {"int", "float"}:
+        return _format_float
+    return None
+
+
+def _kind(value):
+    if isinstance(value, bool | np.bool_):
+        return "bool"
+    if isinstance(value, int | np.integer):
+        return "int"
+    if isinstance(value, float | np.floating):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    return None
 
 
 KNN_COLUMNS = ("n_features", "split", "accuracy")
@@ -144,7 +246,7 @@ def knn_classification(
     test_size: float = 0.5,
     k: int = 1,
     seed_key=(),
-) -> pd.DataFrame:
+):
     """kNN classification of the selected features over random stratified splits.
 
     The BLUFS paper's Table VII (spec blufs.md §6.3): the features come from the
@@ -157,6 +259,7 @@ def knn_classification(
     (fraction). Raises ``ValueError`` when a class has fewer than 2 samples (no stratified
     split), ``k`` exceeds the training set, or ``splits < 1``.
     """
+    import pandas as pd
     from sklearn.model_selection import train_test_split
     from sklearn.neighbors import KNeighborsClassifier
 

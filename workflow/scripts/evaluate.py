@@ -1,11 +1,9 @@
 """k-means evaluation of every setting of a chunk at every feature count."""
 
-import pandas as pd
-
 from ufsbench import joblog
-from ufsbench.evaluate import evaluate_selection
+from ufsbench.evaluate import SCORE_COLUMNS, evaluation_rows, write_rows
 from ufsbench.integrity import check_selections
-from ufsbench.io import load_data, load_selections, write_table
+from ufsbench.io import load_data, load_selections
 
 log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 X, y, _ = load_data(snakemake.input.data)
@@ -14,13 +12,14 @@ settings = [setting["id"] for setting in snakemake.params.settings]
 check_selections(selections, snakemake.input.selection, settings, X.shape[1])
 dataset, method = snakemake.wildcards.dataset, snakemake.params.method
 per_run = snakemake.params.seeding == "per_run"
-frames, runs = [], {}  # runs: k-means scores by (columns, seed), reused across settings
+columns = ("dataset", "method", "params", "in_grid", "is_default", *SCORE_COLUMNS)
+table, runs = [], {}  # runs: k-means scores by (columns, seed), reused across settings
 for setting in snakemake.params.settings:
     sel = selections[setting["id"]]
     # per_run seeds identify the run completely; shared seeds give every method the same
     # k-means starts for a (count, repeat): the papers' common random numbers.
     seed_key = (dataset, method, setting["id"]) if per_run else (dataset,)
-    rows = evaluate_selection(
+    rows = evaluation_rows(
         X,
         y,
         sel,
@@ -31,14 +30,11 @@ for setting in snakemake.params.settings:
         all_features=snakemake.params.all_features,
         cache=runs,
     )
-    log.info("%s [%s]: mean ACC %.2f", method, setting["id"], 100 * rows["acc"].mean())
-    rows.insert(0, "dataset", dataset)
-    rows.insert(1, "method", method)
-    rows.insert(2, "params", setting["id"])
-    rows.insert(3, "in_grid", setting["in_grid"])
-    rows.insert(4, "is_default", setting["is_default"])
-    rows["select_seconds"] = sel.seconds
-    frames.append(rows)
-total = sum(len(frame) for frame in frames)
-log.info("%d k-means runs scored, %d clustered (others repeat columns and seed)", total, len(runs))
-write_table(snakemake.output[0], pd.concat(frames, ignore_index=True))
+    acc = sum(row[SCORE_COLUMNS.index("acc")] for row in rows) / len(rows)
+    log.info("%s [%s]: mean ACC %.2f", method, setting["id"], 100 * acc)
+    head = (dataset, method, setting["id"], setting["in_grid"], setting["is_default"])
+    table += [(*head, *row, sel.seconds) for row in rows]
+log.info(
+    "%d k-means runs scored, %d clustered (others repeat columns and seed)", len(table), len(runs)
+)
+write_rows(snakemake.output[0], (*columns, "select_seconds"), table)

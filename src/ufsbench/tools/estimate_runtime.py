@@ -8,7 +8,7 @@ e.g. the LSDCL reproduction, from its published runs and today's benchmarks::
 
     ufsbench-estimate-runtime config/experiments/lsdcl.yaml \\
         --costs measured/lsdcl/runs/*/cost.tsv --speedups benchmarks/speedups.tsv \\
-        --overhead select 1.95 0.45 --overhead evaluate 1.60 0.72
+        --overhead select 1.95 0.45 --overhead evaluate 1.60 0.46
 
 Inputs
 ------
