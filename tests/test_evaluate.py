@@ -149,13 +149,12 @@ def test_evaluate_cache_keeps_seeds_and_kmeans_settings_apart(data):
     assert a.shape == b.shape == c.shape
 
 
-def test_evaluation_rows_are_the_rows_of_evaluate_selection(data):
-    from ufsbench.evaluate import evaluation_rows
-
+def test_rows_without_pandas_are_the_rows_of_the_frame(data):
     X, y, selection = data
     kwargs = dict(n_clusters=3, repeats=2, seed_key=("t",))
     frame = evaluate_selection(X, y, selection, [2, 4], **kwargs)
-    rows = evaluation_rows(X, y, selection, [2, 4], **kwargs)
+    rows = evaluate_selection(X, y, selection, [2, 4], **kwargs, as_frame=False)
+    assert isinstance(rows, list) and len(rows) == 4
     assert frame.values.tolist() == [list(row) for row in rows]
 
 

@@ -207,6 +207,14 @@ def test_mcfs_refuses_an_unknown_solver():
         mcfs.select(X, graph=knn_graph(X, 5), n_clusters=3, solver="fast")
 
 
+def python_output(code: str) -> str:
+    """What ``code`` prints, run in a fresh interpreter."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ), check=True, capture_output=True
+    )
+    return out.stdout.decode()
+
+
 def test_numba_is_imported_only_by_the_compiled_solver():
     code = (
         "import numpy as np\n"
@@ -219,10 +227,7 @@ def test_numba_is_imported_only_by_the_compiled_solver():
         "import json, sys\n"
         "print(json.dumps('numba' in sys.modules))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=dict(os.environ), check=True, capture_output=True
-    )
-    assert json.loads(out.stdout.decode().splitlines()[-1]) is False
+    assert json.loads(python_output(code).splitlines()[-1]) is False
 
 
 def test_without_numba_the_compiled_solver_says_what_it_needs():
@@ -236,7 +241,4 @@ def test_without_numba_the_compiled_solver_says_what_it_needs():
         "except ImportError as error:\n"
         "    print(error)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=dict(os.environ), check=True, capture_output=True
-    )
-    assert "needs numba (extra 'fast')" in out.stdout.decode()
+    assert "needs numba (extra 'fast')" in python_output(code)

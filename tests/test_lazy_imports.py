@@ -93,7 +93,8 @@ def test_evaluate_job_loads_no_pandas_and_no_scipy_optimize_while_it_works(job_f
         "\n".join(imports) + "\n"
         f"X, y, _ = load_data({str(job_files / 'data.npz')!r})\n"
         f"sel = load_selections({str(job_files / 'sel.npz')!r})['a']\n"
-        "rows = evaluation_rows(X, y, sel, [2, 4], n_clusters=3, repeats=2, seed_key=('t',))\n"
+        "rows = evaluate_selection(X, y, sel, [2, 4], n_clusters=3, repeats=2, seed_key=('t',),"
+        " as_frame=False)\n"
         "assert 0 < rows[0][2] <= 1\n"
         f"write_rows({str(job_files / 'out.tsv')!r}, SCORE_COLUMNS, rows)"
     )

@@ -39,6 +39,7 @@ def evaluate_selection(
     seed_key=(),
     all_features: bool = False,
     cache: dict | None = None,
+    as_frame: bool = True,
 ):
     """Cluster the selected features ``repeats`` times at every feature count.
 
@@ -72,10 +73,13 @@ def evaluate_selection(
         run repeated by another selection (grids often give the same top-m features at
         many settings) is looked up instead of clustered again; the scores are identical.
         Under ``shared`` seeding this removes every repeated subset of a grid.
+    as_frame : bool, default=True
+        Return a DataFrame; False: the rows as tuples in ``SCORE_COLUMNS`` order, without
+        importing pandas (a workflow job writes them with :func:`write_rows`).
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or list of tuple
         One row per (n_features, repeat): ``n_features``, ``repeat``, ``acc``,
         ``nmi_max``, ``nmi_sqrt`` (fractions in [0, 1]).
 
@@ -84,47 +88,6 @@ def evaluate_selection(
     Raises ``ValueError`` when ``y`` is missing, has the wrong length or fewer than 2
     classes, when a feature count exceeds the number of features, when ``selection``
     was computed on another number of features, or when ``repeats < 1``.
-    """
-    import pandas as pd
-
-    rows = evaluation_rows(
-        X,
-        y,
-        selection,
-        feature_counts,
-        n_clusters=n_clusters,
-        repeats=repeats,
-        engine=engine,
-        n_init=n_init,
-        max_iter=max_iter,
-        init=init,
-        seed_key=seed_key,
-        all_features=all_features,
-        cache=cache,
-    )
-    return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
-
-
-def evaluation_rows(
-    X,
-    y,
-    selection: Selection | None,
-    feature_counts,
-    *,
-    n_clusters: int,
-    repeats: int = 20,
-    engine: str = "litekmeans",
-    n_init: int = 1,
-    max_iter: int = 100,
-    init: str = "random",
-    seed_key=(),
-    all_features: bool = False,
-    cache: dict | None = None,
-) -> list[tuple]:
-    """The rows of :func:`evaluate_selection` as tuples in ``SCORE_COLUMNS`` order.
-
-    The same arguments, checks and scores; no pandas (a workflow job writes them with
-    :func:`write_rows`).
     """
     X = check_data(X)
     n, d = X.shape
@@ -173,7 +136,11 @@ def evaluation_rows(
                 if cache is not None:
                     cache[key] = scores
             rows.append((m, repeat, *scores))
-    return rows
+    if not as_frame:
+        return rows
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
 
 
 def write_rows(path, columns, rows):

@@ -1,7 +1,7 @@
 """k-means evaluation of every setting of a chunk at every feature count."""
 
 from ufsbench import joblog
-from ufsbench.evaluate import SCORE_COLUMNS, evaluation_rows, write_rows
+from ufsbench.evaluate import SCORE_COLUMNS, evaluate_selection, write_rows
 from ufsbench.integrity import check_selections
 from ufsbench.io import load_data, load_selections
 
@@ -19,7 +19,7 @@ for setting in snakemake.params.settings:
     # per_run seeds identify the run completely; shared seeds give every method the same
     # k-means starts for a (count, repeat): the papers' common random numbers.
     seed_key = (dataset, method, setting["id"]) if per_run else (dataset,)
-    rows = evaluation_rows(
+    rows = evaluate_selection(
         X,
         y,
         sel,
@@ -29,6 +29,7 @@ for setting in snakemake.params.settings:
         seed_key=seed_key,
         all_features=snakemake.params.all_features,
         cache=runs,
+        as_frame=False,
     )
     acc = sum(row[SCORE_COLUMNS.index("acc")] for row in rows) / len(rows)
     log.info("%s [%s]: mean ACC %.2f", method, setting["id"], 100 * acc)
