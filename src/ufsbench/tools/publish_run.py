@@ -90,7 +90,8 @@ def leaderboard_files(results: Path) -> dict[str, Path]:
     """A leaderboard run's outputs to publish: name in the published folder -> path.
 
     Not the per-dataset score curves: with every baseline they are ~2 MB each, and
-    ``summary.tsv`` holds their numbers."""
+    ``summary.tsv`` holds their numbers.
+    """
     tables, figures = results / "tables", results / "figures"
     files = {name: tables / name for name in LEADERBOARD_TABLES}
     require(files, "leaderboard")
@@ -161,7 +162,7 @@ def provenance(run: Path, datasets, jobs: pd.DataFrame, root: Path) -> dict:
 
 def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = False) -> Path:
     """Copy one run's outputs to ``into/runs/<datasets>`` and return that folder."""
-    paper = config.get("paper")
+    paper = config["paper"] if kind_of(config, "the config") == "paper" else None
     results = results_of(run, config)
     if paper:
         files = run_files(results, paper)
@@ -238,7 +239,7 @@ def merge_leaderboard(into: Path, root: Path) -> None:
 
 def merge(config: dict, into: Path, root: Path) -> None:
     """Rebuild the merged outputs in ``into`` from every run published under it."""
-    if not config.get("paper"):
+    if kind_of(config, "the config") == "leaderboard":
         merge_leaderboard(into, root)
         return
     paper = config["paper"]
