@@ -29,6 +29,7 @@ from ufsbench.plan import Plan, available_datasets, parse_setting_id, setting_id
 from ufsbench.plots import cliques, plot_cd_diagram
 from ufsbench.reference import load_reference
 from ufsbench.stats import average_ranks, friedman_nemenyi, nemenyi_q
+from ufsbench.tools import publish_run
 from ufsbench.tuning import stage1_winners, stage2_settings
 
 REFERENCE = ROOT / "resources" / "reference" / "blufs.tsv"
@@ -398,6 +399,16 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     # Restricting the datasets from the command line works (the requirement).
     dry = run_snakemake(tmp_path, "-n", "--config", "datasets=[wine]")
     assert dry.returncode == 0
+    # Published from this one run: its tables with LaTeX, figures, fidelity and cost.
+    into = tmp_path / "measured"
+    args = ["--config", str(tmp_path / "config.yaml"), "--into", str(into), "--root", str(ROOT)]
+    publish_run.main([str(tmp_path), *args])
+    names = {p.name for p in into.iterdir()}
+    assert {"blufs_table2.tex", "blufs_table8.md", "cd_acc.png", "blufs_fidelity.tsv"} <= names
+    # WINE is no dataset of the paper: no cell to compare, the summary is its header
+    fidelity = pd.read_csv(into / "blufs_fidelity.tsv", sep="\t")
+    assert fidelity.empty and {"method", "metric", "ran"} <= set(fidelity.columns)
+    assert (into / "runs" / "wine" / "cost.tsv").is_file()
 
 
 def _assert_stage2_parts_equal_the_serial_search(workdir, config, parts):

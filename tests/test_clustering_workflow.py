@@ -17,6 +17,7 @@ from ufsbench.clustering import (
 )
 from ufsbench.datasets import load_registry
 from ufsbench.reference import load_reference
+from ufsbench.tools import publish_run
 
 REGISTRY = load_registry(ROOT / "config" / "datasets.yaml")
 REFERENCE = ROOT / "resources" / "reference" / "srsg_paper.tsv"
@@ -194,6 +195,16 @@ def test_clustering_branch_end_to_end(tmp_path):
     assert (tmp_path / "results/default/tables/srsg_vs_paper.tsv").exists()
     again = run_snakemake(tmp_path, "-n")
     assert "Nothing to be done" in again.stdout + again.stderr
+    # Published from this one run: the tables, their LaTeX, the fidelity counts.
+    into = tmp_path / "measured"
+    args = ["--config", str(tmp_path / "config.yaml"), "--into", str(into), "--root", str(ROOT)]
+    publish_run.main([str(tmp_path), *args])
+    assert {"srsg_table1.tex", "srsg_fidelity.tsv", "clustering.tsv"} <= {
+        p.name for p in into.iterdir()
+    }
+    assert (into / "runs" / "iris" / "cost.tsv").is_file()
+    fidelity = pd.read_csv(into / "srsg_fidelity.tsv", sep="\t")
+    assert {"within_target", "miss"} <= set(fidelity.columns)
 
 
 @pytest.mark.slow

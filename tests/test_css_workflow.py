@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 import yaml
 from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
+
+from ufsbench.tools import publish_run
 
 pytestmark = [pytest.mark.slow, needs_snakemake]
 
@@ -83,6 +87,30 @@ def test_css_branch_writes_its_tables_and_figures(css_run):
 def test_css_rerun_has_nothing_to_do(css_run):
     result = run_snakemake(css_run, "-n", "--cores", "1")
     assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_css_run_publishes_its_tables_latex_fidelity_and_cost(css_run, tmp_path):
+    into = tmp_path / "measured"
+    args = ["--config", str(css_run / "config.yaml"), "--into", str(into), "--root", str(ROOT)]
+    publish_run.main([str(css_run), *args])
+    run_folder = into / "runs" / "wine"  # mediamill was skipped: not a dataset of the run
+    assert json.loads((run_folder / "run.json").read_text())["datasets"] == ["wine"]
+    names = {p.name for p in run_folder.iterdir()}
+    assert {"css_table1.md", "pocss_vs_paper.tsv", "css_runs.tsv", "wine_anytime.png"} <= names
+    assert {"wine_error_ratio_vs_k.png", "summary.tsv", "cost.tsv", "jobs.tsv"} <= names
+    cost = pd.read_csv(run_folder / "cost.tsv", sep="\t")
+    assert set(cost[cost["stage"] == "css"]["method"]) == {"greedy_css", "iter_fs", "pocss"}
+    tex = (into / "css_table1.tex").read_text()
+    assert r"\begin{tabular}" in tex and "% - mediamill: dataset 'mediamill'" in tex
+    fidelity = pd.read_csv(into / "pocss_fidelity.tsv", sep="\t")
+    assert set(fidelity["method"]) >= {"greedy_css", "pocss"} and (fidelity["ran"] == 0).all()
+    runs = pd.read_csv(into / "runs.tsv", sep="\t")
+    assert runs["run"].tolist() == ["wine"] and runs["stale_jobs"].tolist() == [0]
+    jobs = pd.read_csv(run_folder / "jobs.tsv", sep="\t", dtype={"code": str})
+    # each CSS run recorded the code it ran (logs/<exp>/css/<dataset>/<method>/k<k>/s<seed>)
+    css = jobs[(jobs["stage"] == "css") & (jobs["dataset"] == "wine")]
+    assert set(css["method"]) == {"greedy_css", "iter_fs", "pocss"}
+    assert css["code"].str.len().min() > 0
 
 
 def test_bad_css_config_fails_before_any_job(tmp_path):

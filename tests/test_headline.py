@@ -50,3 +50,33 @@ def test_leaderboard_lines_rank_the_methods_and_place_the_random_control():
     lines = headline.leaderboard_lines(board.sample(frac=1.0, random_state=0), top=2)
     assert "| oracle | 0.012 | 1.10 | a 1.50, random 2.00 | 2 of 3 (mean rank 2.00) |" in lines
     assert "| default | 0.012 | — | b 1.00, a 2.00 | not run |" in lines
+
+
+def test_css_lines_rank_every_method_and_count_the_cells_within_tolerance():
+    versus = pd.DataFrame({
+        "dataset": ["dna", "dna", "musk", "musk", "semg", "average_rank", "average_rank"],
+        "method": ["pocss", "greedy_css"] * 2 + ["pocss", "pocss", "greedy_css"], "k": 50,
+        "ours_mean": [1.10, 1.20, 1.30, 1.25, float("nan"), 1.5, 1.5],
+        "paper_mean": [1.101, 1.19, 1.20, 1.30, 1.4, 1.0, 2.0],
+        "difference": [-0.001, 0.01, 0.10, -0.05, float("nan"), 0.5, -0.5],
+        "within_tolerance": [True, False, False, False, False, float("nan"), float("nan")],
+    })  # fmt: skip
+    lines = headline.css_lines(versus)
+    assert "| dna | 1.100 | 1.101 | -0.001 | pocss | pocss |" in lines
+    assert "| musk | 1.300 | 1.200 | +0.100 | greedy_css | pocss |" in lines
+    assert "semg" not in lines.split("Average")[0]  # not run: no row
+    assert "ours pocss 1.50, greedy_css 1.50; the paper's pocss 1.00, greedy_css 2.00" in lines
+    assert "Cells within 0.005 of the paper: 1 of 4 (k = 50" in lines
+
+
+def test_graph_fidelity_lines_count_verdicts_and_both_protocols():
+    versus = pd.DataFrame({
+        "method": ["srsg", "srsg", "srsg", "km"], "metric": "acc",
+        "ours": [0.80, 0.50, float("nan"), 0.7], "paper": [0.81, 0.60, 0.9, 0.7],
+        "difference": [-0.01, -0.10, float("nan"), 0.0],
+        "fidelity": ["within target", "miss", "", "within target"],
+        "ours_default": [0.79, 0.40, float("nan"), 0.7],
+    })  # fmt: skip
+    lines = headline.graph_fidelity_lines(versus)
+    assert "| srsg | 2 (3) | 1 | 0 | 1 | -0.06 | -0.11 |" in lines
+    assert "| km | 1 (1) | 1 | 0 | 0 | +0.00 | +0.00 |" in lines

@@ -97,6 +97,37 @@ def test_stale_cells_flag_method_code_changed_since():
     assert list(flagged["stale"]) == [False, True, False]
 
 
+def test_stage_code_flags_css_and_graph_jobs_by_their_whole_hash():
+    jobs = pd.DataFrame(
+        {
+            "stage": ["css", "css", "cluster_graph", "cluster_scores", "select"],
+            "dataset": ["dna"] * 5,
+            "method": ["pocss", "greedy_css", "srsg", "srsg", "ndfs"],
+            "commit": ["aaa"] * 5,
+            "modified": [0] * 5,
+            "code": ["cssnow", "cssold", "graphnowX", "scores", "new"],
+            "jobs": [1] * 5,
+        }
+    )
+    stage_code = {"css": "cssnow", "cluster_graph": "graphnow"}
+    flagged = provenance.stale_cells(jobs, {"ndfs": "new"}, stage_code=stage_code)
+    # cluster_scores runs no graph method; a stage hash is compared whole, not as a prefix
+    assert list(flagged["stage"]) == ["css", "css", "cluster_graph", "select"]
+    assert list(flagged["stale"]) == [False, True, True, False]
+    assert list(flagged["code_now"]) == ["cssnow", "cssnow", "graphnow", "new"]
+
+
+def test_stage_hashes_are_the_workflow_code_params():
+    code = provenance.workflow_codebase(scripts=ROOT / "workflow" / "scripts")
+    hashes = provenance.stage_hashes(code)
+    assert hashes["css"] == code.hash("css/evaluate.py", "io.py")
+    assert hashes["cluster_graph"] == code.hash("graph.py", "io.py", "sparse_graph/__init__.py")
+    # the rules take these lists from provenance.STAGE_MODULES (one source)
+    rules = ROOT / "workflow" / "rules"
+    assert 'code_hash(*STAGE_MODULES["css"])' in (rules / "css_common.smk").read_text()
+    assert 'code_hash(*STAGE_MODULES["cluster_graph"])' in (rules / "clustering.smk").read_text()
+
+
 def test_method_hashes_are_the_workflow_select_params():
     code = provenance.workflow_codebase(scripts=ROOT / "workflow" / "scripts")
     hashes = provenance.method_hashes(code, ["ndfs", "not_a_method"])

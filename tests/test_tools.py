@@ -54,14 +54,25 @@ def test_run_cost_sums_cpu_and_wall_per_stage_and_method(tmp_path, capsys):
     assert rows[1] == ["blufs", "1", "1.00", "2.00"]
 
 
+def test_run_cost_reads_jobs_nested_below_the_method(tmp_path):
+    # The CSS runs' benchmarks sit one level deeper: css/<dataset>/<method>/k<k>/s<seed>.tsv.
+    _bench(tmp_path, "css", "dna", "pocss", "k50/s1", wall=10, cpu=8)
+    _bench(tmp_path, "css", "dna", "pocss", "k50/s2", wall=20, cpu=16)
+    jobs = run_cost.job_costs(tmp_path)
+    assert jobs[["stage", "dataset", "method"]].drop_duplicates().values.tolist() == [
+        ["css", "dna", "pocss"]
+    ]
+    assert jobs["job"].tolist() == ["k50/s1", "k50/s2"] and jobs["cpu_s"].sum() == 24
+
+
 def test_run_cost_of_a_directory_without_benchmarks_says_so(tmp_path):
     with pytest.raises(SystemExit, match="no benchmark files under"):
         run_cost.main([str(tmp_path)])
 
 
-def test_publish_run_needs_a_paper_or_leaderboard_section(tmp_path):
+def test_publish_run_needs_a_section_it_can_publish(tmp_path):
     config = tmp_path / "c.yaml"
     config.write_text("datasets: [wine]\n")
-    with pytest.raises(SystemExit, match="has no paper section .and no leaderboard section"):
+    with pytest.raises(SystemExit, match="has no paper section .and no leaderboard, css"):
         publish_run.main(["--config", str(config), "--into", str(tmp_path / "into")])
     assert not (tmp_path / "into").exists()

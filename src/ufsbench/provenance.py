@@ -18,9 +18,11 @@ The publish tool (:mod:`ufsbench.tools.publish_run`) reads the records of a fini
 method code has changed since its jobs ran (:func:`stale_cells`). A job's ``code`` param
 of a method-running rule (select, crossval, the BLUFS stage-2 search) starts with the
 method's own hash (``api.py`` and the method module, see :mod:`ufsbench.codehash`), so
-the flag compares that prefix with the method's hash now. A change of the hashing scheme
-itself (:mod:`ufsbench.codehash`) flags every cell too: stale means "not provably made by
-this checkout's code", to be re-run or checked.
+the flag compares that prefix with the method's hash now. The column-subset and
+sparse-graph jobs (stages ``css`` and ``cluster_graph``) run one code for every method:
+their ``code`` is that stage's hash (:data:`STAGE_MODULES`), compared whole. A change of
+the hashing scheme itself (:mod:`ufsbench.codehash`) flags every cell too: stale means
+"not provably made by this checkout's code", to be re-run or checked.
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ NESTED_STAGES = ("blufs",)
 """Log folders whose stages are one level down (``blufs/stage2/<dataset>/...``)."""
 METHOD_STAGES = ("select", "crossval", "blufs/stage2")
 """Stages whose jobs run a method: their ``code`` starts with the method's hash."""
+STAGE_MODULES = {
+    "css": ("css/evaluate.py", "io.py"),
+    "cluster_graph": ("graph.py", "io.py", "sparse_graph/__init__.py"),
+}
+"""Stages whose jobs run one code for all their methods: the library modules the
+workflow hashes for them (``workflow/rules/css_common.smk``, ``clustering.smk``)."""
 _RECORD = re.compile(re.escape(MARKER) + r"(\{.*\})\s*$")
 
 
@@ -185,7 +193,12 @@ def method_hashes(codebase, methods) -> dict[str, str]:
     }
 
 
-def stale_cells(jobs: pd.DataFrame, current: dict[str, str], stages=METHOD_STAGES) -> pd.DataFrame:
+def stale_cells(
+    jobs: pd.DataFrame,
+    current: dict[str, str],
+    stages=METHOD_STAGES,
+    stage_code: dict[str, str] | None = None,
+) -> pd.DataFrame:
     """Flag the method-running job groups whose method code has changed since they ran.
 
     Parameters
@@ -194,23 +207,39 @@ def stale_cells(jobs: pd.DataFrame, current: dict[str, str], stages=METHOD_STAGE
         :func:`summarise_jobs` rows (or :func:`read_job_records` rows).
     current : dict
         Method -> its code hash now (:func:`method_hashes`).
+    stages : sequence of str
+        The stages whose code starts with the method's hash.
+    stage_code : dict, optional
+        Stage -> its whole code hash now (:func:`stage_hashes`), for the stages that
+        run one code for every method.
 
     Returns
     -------
     pandas.DataFrame
-        The rows of ``jobs`` of ``stages`` whose method is in ``current`` and whose code
-        was recorded,
-        with ``code_now`` and ``stale`` (the recorded code does not start with the
-        method's hash now: the cell was made by other code than HEAD's).
+        The rows of ``jobs`` of ``stages`` whose method is in ``current`` (or of a stage
+        in ``stage_code``) and whose code was recorded, with ``code_now`` and ``stale``
+        (the recorded code does not start with, or equal, the hash now: the cell was
+        made by other code than HEAD's).
     """
-    ran = jobs["stage"].isin(list(stages)) & jobs["method"].isin(list(current))
-    rows = jobs[ran & (jobs["code"].fillna("") != "")].copy()
-    rows["code_now"] = rows["method"].map(current)
+    stage_code = stage_code or {}
+    by_method = jobs["stage"].isin(list(stages)) & jobs["method"].isin(list(current))
+    by_stage = jobs["stage"].isin(list(stage_code))
+    rows = jobs[(by_method | by_stage) & (jobs["code"].fillna("") != "")].copy()
+    whole = rows["stage"].isin(list(stage_code)).to_numpy()
+    rows["code_now"] = [
+        stage_code[stage] if is_whole else current[method]
+        for stage, method, is_whole in zip(rows["stage"], rows["method"], whole, strict=True)
+    ]
     rows["stale"] = [
-        not str(code).startswith(now)
-        for code, now in zip(rows["code"], rows["code_now"], strict=True)
+        code != now if is_whole else not str(code).startswith(now)
+        for code, now, is_whole in zip(rows["code"], rows["code_now"], whole, strict=True)
     ]
     return rows.reset_index(drop=True)
+
+
+def stage_hashes(codebase) -> dict[str, str]:
+    """The code hash now of each stage in :data:`STAGE_MODULES`, as its jobs get it."""
+    return {stage: codebase.hash(*modules) for stage, modules in STAGE_MODULES.items()}
 
 
 def workflow_codebase(lib=LIBRARY, scripts=None):
@@ -234,7 +263,9 @@ def run_provenance(logs) -> tuple[pd.DataFrame, dict]:
     }
 
 
-def published_provenance(runs: dict, current: dict[str, str]) -> pd.DataFrame:
+def published_provenance(
+    runs: dict, current: dict[str, str], stage_code: dict[str, str] | None = None
+) -> pd.DataFrame:
     """The job groups of every published run (``{run name: summarise_jobs table}``) with
     ``run`` first and, for method-running stages, ``code_now`` and ``stale``."""
     import pandas as pd
@@ -244,7 +275,7 @@ def published_provenance(runs: dict, current: dict[str, str]) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=[*columns, "code_now", "stale"])
     table = pd.concat(frames, ignore_index=True)[columns]
-    flagged = stale_cells(table, current)
+    flagged = stale_cells(table, current, stage_code=stage_code)
     keys = columns[:-1]
     table = table.merge(flagged[[*keys, "code_now", "stale"]], on=keys, how="left")
     return table
@@ -276,8 +307,9 @@ def merge_provenance(folders, scripts=None) -> tuple[pd.DataFrame, dict]:
             "stale_jobs": None,
         }
     methods = sorted({m for table in recorded.values() for m in table["method"] if m})
-    current = method_hashes(workflow_codebase(scripts=scripts), methods)
-    table = published_provenance(recorded, current)
+    codebase = workflow_codebase(scripts=scripts)
+    current = method_hashes(codebase, methods)
+    table = published_provenance(recorded, current, stage_hashes(codebase))
     for name in recorded:
         mine = table[(table["run"] == name) & table["stale"].eq(True)]
         info[name]["stale_jobs"] = int(mine["jobs"].sum())

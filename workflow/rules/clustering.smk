@@ -21,7 +21,7 @@ rule cluster_graph:
     params:
         method="{gmethod}",
         params=cluster_graph_params,
-        code=code_hash("graph.py", "io.py", *SPARSE_GRAPH_CODE),
+        code=code_hash(*STAGE_MODULES["cluster_graph"]),
     script:
         "../scripts/cluster_graph.py"
 

@@ -12,6 +12,7 @@ from ufsbench.localdata import local_datasets
 from ufsbench.methods.external import ExternalSpec
 from ufsbench.limits import check_plan_size
 from ufsbench.names import check_config_names, inside_run
+from ufsbench.provenance import STAGE_MODULES
 from ufsbench.plan import (
     Plan,
     available_datasets,

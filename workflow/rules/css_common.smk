@@ -7,7 +7,7 @@ from ufsbench.css.plan import (
 CSS_PLAN = PLAN.css
 # What a run computes: the module scripts/css_run.py runs and what it imports (the
 # tables' and figures' rules hash their own), so editing a table re-runs no solver.
-CSS_CODE = code_hash("css/evaluate.py", "io.py")
+CSS_CODE = code_hash(*STAGE_MODULES["css"])
 # With `unavailable: skip`, a dataset whose file is neither in the mirror nor under
 # data/raw and whose URL does not answer is left out, with the registry's reason printed
 # as "ufsbench: skipping dataset ..." and reported as not run in pocss_vs_paper.tsv.

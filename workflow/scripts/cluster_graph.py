@@ -6,7 +6,7 @@ from ufsbench import joblog
 from ufsbench.io import load_data, save_graph, write_text
 from ufsbench.sparse_graph import build_graph
 
-log = joblog.setup(snakemake.log[0], snakemake.threads)
+log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 X, _, _ = load_data(snakemake.input.data)
 method, params = snakemake.params.method, snakemake.params.params
 log.info("%s graph of %d x %d samples, parameters %s", method, *X.shape, params)

@@ -4,7 +4,7 @@ from ufsbench import joblog
 from ufsbench.css.evaluate import run_css
 from ufsbench.io import load_data, write_table
 
-log = joblog.setup(snakemake.log[0], snakemake.threads)
+log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 X, _, meta = load_data(snakemake.input.data)
 scheme = meta.get("preprocessing", {}).get("scheme")
 log.info("dataset %s: X %s, normalisation %s", snakemake.wildcards.dataset, X.shape, scheme)

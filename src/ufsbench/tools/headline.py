@@ -102,6 +102,68 @@ def leaderboard_lines(board: pd.DataFrame, metric: str = "acc", top: int = 5) ->
     return "\n".join(lines) + "\n"
 
 
+def css_lines(versus: pd.DataFrame, method: str = "pocss", k: int = 50) -> str:
+    """Markdown from a ``pocss_vs_paper.tsv``: per dataset run, ``method``'s error ratio
+    (ours, the paper's, the difference) and the best method by ours and by the paper;
+    then every method's average rank, ours and the paper's, and how many cells are
+    within the comparison's tolerance."""
+    part = versus[versus["k"] == k]
+    cells = part[part["dataset"] != "average_rank"]
+    ran = cells.dropna(subset=["ours_mean"])
+    if ran.empty:
+        raise ValueError(f"headline: no cell with k = {k} ran in the comparison table")
+    lines = [
+        f"| dataset | {method} (ours) | paper | difference | best (ours) | best (paper) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for dataset, rows in ran.groupby("dataset", sort=False):
+        mine = rows[rows["method"] == method].iloc[0]
+        paper = cells[cells["dataset"] == dataset]
+        best = rows.loc[rows["ours_mean"].idxmin(), "method"]
+        best_paper = paper.loc[paper["paper_mean"].idxmin(), "method"]
+        lines.append(
+            f"| {dataset} | {mine['ours_mean']:.3f} | {mine['paper_mean']:.3f} "
+            f"| {mine['difference']:+.3f} | {best} | {best_paper} |"
+        )
+    ranks = part[part["dataset"] == "average_rank"].sort_values("ours_mean", kind="stable")
+    ours = ", ".join(f"{r.method} {r.ours_mean:.2f}" for r in ranks.itertuples())
+    theirs = ", ".join(
+        f"{r.method} {r.paper_mean:.2f}"
+        for r in ranks.sort_values("paper_mean", kind="stable").itertuples()
+    )
+    within = int(ran["within_tolerance"].astype(bool).sum())
+    lines += [
+        "",
+        f"Average rank over the {ran['dataset'].nunique()} datasets run (1 = best): ours "
+        f"{ours}; the paper's {theirs}. Cells within 0.005 of the paper: {within} of "
+        f"{len(ran)} (k = {k}, every method).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def graph_fidelity_lines(versus: pd.DataFrame, metric: str = "acc") -> str:
+    """Markdown from a ``srsg_vs_paper.tsv``: per method, its ``metric`` cells run of the
+    paper's, how the table sorts them (within target, within seed noise, miss) and the
+    mean difference of the oracle and of the default setting."""
+    cells = versus[versus["metric"] == metric]
+    lines = [
+        "| method | cells run (of the paper's) | within ±0.02 | within seed noise | miss "
+        "| mean difference (oracle) | mean difference (default) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for method, part in cells.groupby("method", sort=False):
+        ran = part.dropna(subset=["ours"])
+        counts = ran["fidelity"].value_counts()
+        default = (ran["ours_default"] - ran["paper"]).mean()
+        lines.append(
+            f"| {method} | {len(ran)} ({len(part)}) | {counts.get('within target', 0)} "
+            f"| {counts.get('within seed noise', 0)} | {counts.get('miss', 0)} "
+            f"| {_number(ran['difference'].mean(), signed=True)} "
+            f"| {_number(default, signed=True)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def blocks(measured) -> dict[str, str]:
     """Every headline block, by name, from the committed files under ``measured``."""
     measured = Path(measured)
@@ -121,6 +183,15 @@ def blocks(measured) -> dict[str, str]:
             pd.read_csv(board / "leaderboard.tsv", sep="\t")
         )
         made["leaderboard-cost"] = cost_table(pd.read_csv(board / "runs.tsv", sep="\t"))
+    pocss, srsg = measured / "pocss", measured / "srsg"
+    if (pocss / "pocss_vs_paper.tsv").is_file():
+        made["pocss-table1"] = css_lines(pd.read_csv(pocss / "pocss_vs_paper.tsv", sep="\t"))
+        made["pocss-cost"] = cost_table(pd.read_csv(pocss / "runs.tsv", sep="\t"))
+    if (srsg / "srsg_vs_paper.tsv").is_file():
+        versus = pd.read_csv(srsg / "srsg_vs_paper.tsv", sep="\t", dtype={"table": str})
+        made["srsg-acc"] = graph_fidelity_lines(versus, "acc")
+        made["srsg-nmi"] = graph_fidelity_lines(versus, "nmi_max")
+        made["srsg-cost"] = cost_table(pd.read_csv(srsg / "runs.tsv", sep="\t"))
     return made
 
 

@@ -27,12 +27,14 @@ already published by another run is an error unless ``--replace`` drops that run
 ``RUN_DIR`` the merged outputs are rebuilt only, e.g. after the notes file changed.
 
 A leaderboard config (a ``leaderboard`` section, no ``paper``;
-``config/experiments/leaderboard.yaml``) publishes the same way into ``INTO/runs/<datasets>/``:
-its ranking table (``leaderboard.{tsv,md}``), the per-dataset scores it ranks
-(``summary.tsv``), the critical-difference diagrams (``cd_<protocol>_<metric>.png``),
-``cost.tsv``, ``jobs.tsv`` and ``run.json`` (not the per-dataset curves: a re-run makes
-them). A leaderboard ranks over all its datasets at once, so ``INTO/`` holds one
-run: its table and diagrams are copied up beside ``runs.tsv`` and ``provenance.tsv``.
+``config/experiments/leaderboard.yaml``) and the POCSS, SRSG and BLUFS configs (``css``,
+``clustering``, ``blufs`` sections) produce tables that span all their datasets at once
+(ranks, Friedman tests, the papers' side-by-side layouts): they publish from one run
+(:mod:`ufsbench.tools.single_run` lists the files), into ``INTO/runs/<datasets>/`` with
+``cost.tsv``, ``jobs.tsv`` and ``run.json``, and the files are copied up beside
+``runs.tsv`` and ``provenance.tsv``, each Markdown table with its LaTeX and each
+comparison with the paper with ``<paper>_fidelity.tsv``. A second published run is an
+error (``--replace`` swaps a run of the same datasets).
 """
 
 from __future__ import annotations
@@ -61,9 +63,9 @@ from ufsbench.plots import save_figure
 from ufsbench.provenance import merge_provenance, run_provenance
 from ufsbench.reference import load_notes, load_reference
 from ufsbench.tools.run_cost import job_costs
+from ufsbench.tools.single_run import copy_up, kinds_of, run_outputs
 
 TABLES = ("acc", "nmi")
-LEADERBOARD_TABLES = ("leaderboard.tsv", "leaderboard.md", "summary.tsv")
 
 
 def results_of(run: Path, config: dict) -> Path:
@@ -72,36 +74,20 @@ def results_of(run: Path, config: dict) -> Path:
 
 
 def kind_of(config: dict, path) -> str:
-    """``"paper"`` or ``"leaderboard"``: what a config's run publishes."""
+    """``"paper"`` (merged across runs) or ``"single"`` (one run): what a config publishes."""
     if config.get("paper"):
         return "paper"
-    if config.get("leaderboard") is not None:
-        return "leaderboard"
-    raise SystemExit(f"{path} has no paper section (and no leaderboard section)")
+    if kinds_of(config):
+        return "single"
+    raise SystemExit(
+        f"{path} has no paper section (and no leaderboard, css, clustering or blufs section)"
+    )
 
 
 def require(files: dict[str, Path], what: str) -> None:
     missing = [str(path) for path in files.values() if not path.is_file()]
     if missing:
         raise SystemExit(f"not a finished {what} run: missing {', '.join(missing)}")
-
-
-def leaderboard_files(results: Path) -> dict[str, Path]:
-    """A leaderboard run's outputs to publish: name in the published folder -> path.
-
-    Not the per-dataset score curves: with every baseline they are ~2 MB each, and
-    ``summary.tsv`` holds their numbers.
-    """
-    tables, figures = results / "tables", results / "figures"
-    files = {name: tables / name for name in LEADERBOARD_TABLES}
-    require(files, "leaderboard")
-    diagrams = sorted((figures / "leaderboard").glob("cd_*.png"))
-    if not diagrams:
-        raise SystemExit(
-            f"not a finished leaderboard run: no diagrams in {figures / 'leaderboard'}"
-        )
-    files.update({path.name: path for path in diagrams})
-    return files
 
 
 def run_files(results: Path, paper: dict) -> dict[str, Path]:
@@ -169,8 +155,8 @@ def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = 
         acc = pd.read_csv(files[f"{paper['name']}_acc.tsv"], sep="\t")
         datasets = [d for d in pd.unique(acc["dataset"]) if d != "Average"]
     else:
-        datasets = list(config["datasets"])
-        files = leaderboard_files(results)
+        files = run_outputs(results, kinds_of(config))
+        datasets = run_datasets(config, files)
     runs = into / "runs"
     clashes = [
         folder
@@ -182,7 +168,7 @@ def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = 
         raise SystemExit(f"datasets of this run are already published by {names}; --replace")
     # Built beside the published runs and renamed into place once complete, so a failure
     # leaves every earlier publication (and a replaced one) as it was.
-    target = runs / "+".join(datasets)
+    target = runs / run_folder_name(config, datasets)
     staging = runs / f".{target.name}.part"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -223,24 +209,46 @@ def published_runs(into: Path) -> list[Path]:
     return folders
 
 
-def merge_leaderboard(into: Path, root: Path) -> None:
-    """The one published leaderboard run's table and diagrams, copied up, and the index."""
+def run_datasets(config: dict, files: dict[str, Path]) -> list[str]:
+    """The datasets a single-run config's outputs hold, in the config's order (a dataset
+    skipped for want of its file is not one: its tables say why it is missing)."""
+    sections = [config.get(kind) or {} for kind in ("css", "clustering")]
+    listed = [d for section in sections for d in section.get("datasets", [])]
+    order = list(dict.fromkeys([*config.get("datasets", []), *listed]))
+    found = set()
+    for path in files.values():
+        if path.suffix == ".tsv" and "vs_paper" not in path.name:
+            columns = pd.read_csv(path, sep="\t", nrows=0).columns
+            if "dataset" in columns:
+                found |= set(pd.read_csv(path, sep="\t", usecols=["dataset"])["dataset"])
+    return [d for d in order if d in found]
+
+
+def run_folder_name(config: dict, datasets) -> str:
+    """``<dataset>+<dataset>...``, or ``<experiment>-<n>-datasets`` when that is too long
+    for a readable folder name."""
+    name = "+".join(datasets)
+    if len(name) <= 64:
+        return name
+    return f"{config.get('experiment', 'default')}-{len(datasets)}-datasets"
+
+
+def merge_single(into: Path, root: Path) -> None:
+    """The one published run's files copied up (with LaTeX and fidelity), and the index."""
     folders = published_runs(into)
     if len(folders) > 1:
         names = ", ".join(f.name for f in folders)
-        raise SystemExit(f"a leaderboard ranks over all its datasets in one run; found {names}")
-    (run,) = folders
-    for name in ("leaderboard.tsv", "leaderboard.md"):
-        shutil.copy2(run / name, into / name)
-    for path in sorted(run.glob("cd_*.png")):
-        shutil.copy2(path, into / path.name)
+        raise SystemExit(
+            f"these tables span all their datasets: they are published from one run; found {names}"
+        )
+    copy_up(folders[0], into)
     write_index(folders, into, root)
 
 
 def merge(config: dict, into: Path, root: Path) -> None:
     """Rebuild the merged outputs in ``into`` from every run published under it."""
-    if kind_of(config, "the config") == "leaderboard":
-        merge_leaderboard(into, root)
+    if kind_of(config, "the config") == "single":
+        merge_single(into, root)
         return
     paper = config["paper"]
     name = paper["name"]

@@ -27,10 +27,14 @@ def job_costs(results: Path) -> pd.DataFrame:
     stage, dataset, method, job, cpu and wall seconds."""
     rows = []
     root = results / "benchmarks"
-    for bench in sorted(root.glob("*/*/*/*.tsv")):
-        stage, dataset, method = bench.relative_to(root).parts[:3]
+    # benchmarks/<stage>/<dataset>/<method>/<job>.tsv, the job deeper for some stages
+    # (css/<dataset>/<method>/k<k>/s<seed>.tsv: job "k<k>/s<seed>").
+    for bench in sorted(root.rglob("*.tsv")):
+        parts = bench.relative_to(root).with_suffix("").parts
+        if len(parts) < 4:
+            continue
         last = pd.read_csv(bench, sep="\t").iloc[-1]
-        rows.append((stage, dataset, method, bench.stem, last["cpu_time"], last["s"]))
+        rows.append((*parts[:3], "/".join(parts[3:]), last["cpu_time"], last["s"]))
     return pd.DataFrame(rows, columns=["stage", "dataset", "method", "job", "cpu_s", "wall_s"])
 
 

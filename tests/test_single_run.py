@@ -1,0 +1,120 @@
+"""Publishing the runs whose tables span all their datasets (ufsbench.tools.single_run)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ufsbench.tools.single_run import (
+    copy_up,
+    fidelity_counts,
+    kinds_of,
+    markdown_to_latex,
+    run_outputs,
+)
+
+
+def test_kinds_follow_the_config_sections():
+    assert kinds_of({"leaderboard": {}, "css": {"k": [5]}}) == ["leaderboard"]
+    assert kinds_of({"css": {"k": [5]}, "datasets": ["wine"]}) == ["css"]
+    assert kinds_of({"clustering": {"datasets": ["iris"]}}) == ["clustering"]
+    assert kinds_of({"blufs": {"stage1": {}}, "css": None}) == ["blufs"]
+    assert kinds_of({"datasets": ["wine"], "paper": {"name": "lsdcl"}}) == []
+
+
+def _touch(path, text="x\n"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_run_outputs_name_files_by_their_path_and_need_the_required_ones(tmp_path):
+    for name in ("css_table1.md", "css_summary.tsv", "pocss_vs_paper.tsv", "summary.tsv"):
+        _touch(tmp_path / "tables" / name)
+    _touch(tmp_path / "figures" / "css" / "dna" / "anytime.png")
+    _touch(tmp_path / "figures" / "sonar" / "curves.png")
+    _touch(tmp_path / "tables" / "scores.tsv")  # per setting: not published
+    files = run_outputs(tmp_path, ["css"])
+    assert set(files) == {
+        "css_table1.md", "css_summary.tsv", "pocss_vs_paper.tsv", "summary.tsv",
+        "dna_anytime.png", "sonar_curves.png",
+    }  # fmt: skip
+    assert files["dna_anytime.png"] == tmp_path / "figures" / "css" / "dna" / "anytime.png"
+    (tmp_path / "tables" / "pocss_vs_paper.tsv").unlink()
+    with pytest.raises(SystemExit, match="not a finished css run: missing .*pocss_vs_paper"):
+        run_outputs(tmp_path, ["css"])
+    with pytest.raises(SystemExit, match="srsg_table\\*.md"):
+        run_outputs(tmp_path, ["clustering"])
+
+
+def test_markdown_tables_become_booktabs_with_the_text_as_comments():
+    markdown = (
+        "# Table 1: k = 50\n\n| dataset | two_stage | pocss |\n|---|---|---:|\n"
+        "| dna | **1.2 ± 0.1** | 5% & {x} |\n| average rank | 2.00 | 1.00 |\n\n"
+        "## Not run\n\n- semg: not in the mirror\n"
+    )
+    assert markdown_to_latex(markdown).splitlines() == [
+        "% Table 1: k = 50",
+        r"\begin{tabular}{lcc}",
+        r"\toprule",
+        r"dataset & two\_stage & pocss \\",
+        r"\midrule",
+        r"dna & \textbf{1.2 $\pm$ 0.1} & 5\% \& \{x\} \\",
+        r"average rank & 2.00 & 1.00 \\",
+        r"\bottomrule",
+        r"\end{tabular}",
+        "% Not run",
+        "% - semg: not in the mirror",
+    ]
+
+
+def test_fidelity_counts_group_the_paper_cells_and_count_verdicts():
+    srsg = pd.DataFrame(
+        {
+            "table": ["1", "1", "1", "2"],
+            "dataset": ["a", "b", "c", "a"],
+            "method": ["srsg"] * 4,
+            "metric": ["acc"] * 4,
+            "ours": [0.80, 0.70, np.nan, 0.5],
+            "paper": [0.81, 0.60, 0.9, 0.5],
+            "difference": [-0.01, 0.10, np.nan, 0.0],
+            "fidelity": ["within target", "miss", "", "within target"],
+        }
+    )
+    out = fidelity_counts(srsg)
+    first = out.iloc[0]
+    assert (first["table"], first["cells"], first["ran"]) == ("1", 3, 2)
+    assert first["mean_diff"] == pytest.approx(0.045)
+    assert first["max_abs_diff"] == pytest.approx(0.10)
+    assert (first["within_target"], first["within_seed_noise"], first["miss"]) == (1, 0, 1)
+    pocss = pd.DataFrame(
+        {
+            "dataset": ["dna", "musk", "average_rank"],
+            "method": ["pocss"] * 3,
+            "k": [50] * 3,
+            "ours_mean": [1.10, 1.30, 1.0],
+            "paper_mean": [1.10, 1.20, 1.5],
+            "difference": [0.0, 0.10, -0.5],
+            "within_tolerance": [True, False, np.nan],
+        }
+    )
+    assert list(fidelity_counts(pocss.iloc[:0]).columns) == [
+        "method", "k", "cells", "ran", "mean_diff", "mean_abs_diff", "max_abs_diff",
+        "within_tolerance",
+    ]  # fmt: skip
+    row = fidelity_counts(pocss).iloc[0]
+    assert (row["cells"], row["ran"], row["within_tolerance"]) == (2, 2, 1)  # no rank row
+    assert row["mean_abs_diff"] == pytest.approx(0.05)
+
+
+def test_copy_up_writes_latex_and_fidelity_beside_the_run_files(tmp_path):
+    run, into = tmp_path / "into" / "runs" / "r", tmp_path / "into"
+    _touch(run / "srsg_table1.md", "| a | b |\n|---|---|\n| 1 | 2 |\n")
+    vs = "table\tdataset\tmethod\tmetric\tours\tpaper\tdifference\n1\ta\tsrsg\tacc\t0.5\t0.4\t0.1\n"
+    _touch(run / "srsg_vs_paper.tsv", vs)
+    _touch(run / "run.json", "{}")
+    written = {p.name for p in copy_up(run, into)}
+    tables = {"srsg_table1.md", "srsg_table1.tex", "srsg_vs_paper.tsv", "srsg_fidelity.tsv"}
+    assert written == tables
+    assert not (into / "run.json").exists()
+    assert pd.read_csv(into / "srsg_fidelity.tsv", sep="\t")["ran"].tolist() == [1]
