@@ -16,7 +16,7 @@ CASES = {
     "pocss": (
         {
             "datasets": ["sonar_scale"],
-            "css": {"datasets": ["sonar_scale"], "curves": None, "anytime": []},
+            "css": {"datasets": ["sonar_scale"], "curves": {"datasets": []}, "anytime": []},
         },
         "css_summary.tsv",
         ["dataset", "method", "k"],

@@ -102,6 +102,13 @@ def leaderboard_lines(board: pd.DataFrame, metric: str = "acc", top: int = 5) ->
     return "\n".join(lines) + "\n"
 
 
+def _lowest(rows: pd.DataFrame, column: str) -> str:
+    """The method(s) with the lowest ``column``, ties joined by ``=`` (the paper prints
+    three decimals: its ties are real at that precision)."""
+    low = rows[column].min()
+    return "=".join(rows.loc[rows[column] <= low + 1e-12, "method"])
+
+
 def css_lines(versus: pd.DataFrame, method: str = "pocss", k: int = 50) -> str:
     """Markdown from a ``pocss_vs_paper.tsv``: per dataset run, ``method``'s error ratio
     (ours, the paper's, the difference) and the best method by ours and by the paper;
@@ -119,8 +126,7 @@ def css_lines(versus: pd.DataFrame, method: str = "pocss", k: int = 50) -> str:
     for dataset, rows in ran.groupby("dataset", sort=False):
         mine = rows[rows["method"] == method].iloc[0]
         paper = cells[cells["dataset"] == dataset]
-        best = rows.loc[rows["ours_mean"].idxmin(), "method"]
-        best_paper = paper.loc[paper["paper_mean"].idxmin(), "method"]
+        best, best_paper = _lowest(rows, "ours_mean"), _lowest(paper, "paper_mean")
         lines.append(
             f"| {dataset} | {mine['ours_mean']:.3f} | {mine['paper_mean']:.3f} "
             f"| {mine['difference']:+.3f} | {best} | {best_paper} |"

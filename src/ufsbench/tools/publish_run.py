@@ -327,7 +327,10 @@ def main(argv=None):
         "run", type=Path, nargs="?", help="a finished run directory; omitted: merge again only"
     )
     parser.add_argument(
-        "--config", type=Path, required=True, help="the run's paper or leaderboard config"
+        "--config",
+        type=Path,
+        required=True,
+        help="the run's config (paper, leaderboard, css, clustering or blufs)",
     )
     parser.add_argument("--into", type=Path, required=True, help="the published folder")
     parser.add_argument("--replace", action="store_true", help="drop runs of the same datasets")

@@ -56,9 +56,8 @@ REQUIRED = {
 SELECTION = (("tables", "summary.tsv"), ("tables", "ttest_*.tsv"), ("figures", "*/curves.png"))
 OPTIONAL = {
     "leaderboard": (),
-    "css": (
+    "css": (  # not css_anytime.tsv: every POCSS trace, 2 MB; its figures are published
         ("tables", "css_runs.tsv"),
-        ("tables", "css_anytime.tsv"),
         ("timings", "css_seconds.tsv"),
         ("figures/css", "*/*.png"),
         *SELECTION,
