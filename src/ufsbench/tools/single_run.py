@@ -4,9 +4,9 @@ A leaderboard ranks methods over every dataset, the POCSS Table 1 and the BLUFS 
 carry average ranks and Friedman tests over the datasets, and the SRSG tables lay the
 datasets out side by side: unlike the LSDCL tables (one row per dataset, merged across
 runs by :mod:`ufsbench.papers.merge`), such tables cannot be assembled from runs over
-different datasets. These kinds are published from one run: its files (:data:`OUTPUTS`)
-are copied into ``INTO/runs/<datasets>/`` and then up into ``INTO/`` itself, each
-Markdown table with a LaTeX rendering beside it (:func:`markdown_to_latex`) and each
+different datasets. These kinds are published from one run: its files (:data:`REQUIRED`,
+:data:`OPTIONAL`) are copied into ``INTO/runs/<datasets>/`` and then up into ``INTO/``
+itself, each Markdown table with a LaTeX rendering beside it (:func:`markdown_to_latex`) and each
 comparison with the paper with a per-method summary of how far its cells are
 (:func:`fidelity_counts`). Both are formatting of finished tables, kept here rather than
 in the modules the workflow's rules hash, so that they never make a published job stale.
@@ -21,7 +21,6 @@ import re
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ufsbench.io import write_table, write_text
@@ -146,14 +145,14 @@ def fidelity_counts(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, part in cells.groupby(keys, sort=False, dropna=False):
         ran = part[part[ours].notna()]
-        gap = ran[diff].astype(float).abs()
+        signed = ran[diff].astype(float)  # mean and max of no cell: NaN
         row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
         row.update(
             cells=len(part),
             ran=len(ran),
-            mean_diff=ran[diff].astype(float).mean() if len(ran) else np.nan,
-            mean_abs_diff=gap.mean() if len(ran) else np.nan,
-            max_abs_diff=gap.max() if len(ran) else np.nan,
+            mean_diff=signed.mean(),
+            mean_abs_diff=signed.abs().mean(),
+            max_abs_diff=signed.abs().max(),
         )
         if "fidelity" in ran:
             for verdict in ("within target", "within seed noise", "miss"):
