@@ -15,6 +15,9 @@ can beat. A recursive value below it (minus ``slack``) is round-off, not a disco
 with nearly dependent columns the rank-1 updates amplify it by ``cond(G_cc)^2`` and can
 even drive ``f`` negative, which would let a wrong member dominate and empty the archive.
 Such an offspring is recomputed from scratch, and rejected if even that stays below.
+Drift that stays above the floor is no safer (it let falsely low members evict good ones
+on Communities & Crime), so by default (``refresh = 0``) every offspring the archive
+would accept is recomputed from scratch first and decided on its exact ``f``.
 
 Most offspring are dominated and rejected, so their state is never built:
 - a one-flip offspring's ``f`` comes from the parent's state (Lemmas 1-4 read-only) and is

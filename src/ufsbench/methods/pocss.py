@@ -23,7 +23,7 @@ def select(
     seed=0,
     budget_factor=None,
     engine="auto",
-    refresh=64,
+    refresh=0,
 ):
     """Select columns with POCSS; ``subsets[m]`` per feature count, ranking by spec 8 C.
 
@@ -53,7 +53,7 @@ METHODS = {
             "seed": SEED,
             "budget_factor": Param(float, positive=True, allow_none=True),
             "engine": Param(str, options=("auto", "numba", "numpy")),
-            "refresh": Param(int, low=1),
+            "refresh": Param(int, low=0),
         },
         grid={
             "seed": [0],
