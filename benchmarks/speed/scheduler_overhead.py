@@ -15,6 +15,7 @@ interpreter: CPU of the Snakemake process, CPU of its children (the jobs' shells
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -77,9 +78,11 @@ def measure(n_jobs: int, scheduler: str) -> dict:
 
 
 def main(argv=None):
-    p = _cli.parser(__doc__.splitlines()[0], [], repeats=1)
+    # no data set, mirror or repeats here: only the job counts, schedulers and output
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--jobs", type=int, nargs="+", default=[400, 1500])
     p.add_argument("--schedulers", nargs="+", default=["ilp", "greedy"])
+    p.add_argument("--out", type=Path, default=None, help="TSV path (default: results/)")
     args = p.parse_args(argv)
     columns = ["jobs", "scheduler", "main_cpu_s", "children_cpu_s", "wall_s",
                "cpu_ms_per_job"]  # fmt: skip
