@@ -80,3 +80,30 @@ def test_graph_fidelity_lines_count_verdicts_and_both_protocols():
     lines = headline.graph_fidelity_lines(versus)
     assert "| srsg | 2 (3) | 1 | 0 | 1 | -0.06 | -0.11 |" in lines
     assert "| km | 1 (1) | 1 | 0 | 0 | +0.00 | +0.00 |" in lines
+
+
+def test_blufs_lines_give_the_companions_and_count_weak_paper_cells():
+    nan = float("nan")
+    versus = pd.DataFrame({
+        "dataset": ["isolet", "isolet", "isolet", "pie", "pie", "wine"],
+        "method": ["blufs", "lapscore", "allfea", "blufs", "udfs", "blufs"], "metric": "acc",
+        "ours": [60.0, 55.0, 50.0, 40.0, 30.0, 70.0],
+        "paper": [58.0, 50.0, 45.0, 41.0, 35.0, nan],
+        "difference": [2.0, 5.0, 5.0, -1.0, -5.0, nan],
+        "default": [52.0, 51.0, 50.0, 38.0, 29.0, 60.0],
+        "random_oracle": [52.5, 52.5, 52.5, 34.0, 34.0, 65.0],
+        "reseed_mean": [59.0, nan, nan, 39.5, nan, 69.0],
+        "reseed_std": [1.5, nan, nan, 0.25, nan, 1.0], "reseeds": [10, nan, nan, 10, nan, 2],
+        "reseed_difference": [1.0, nan, nan, -1.5, nan, nan],
+    })  # fmt: skip
+    friedman = pd.DataFrame({"method": ["udfs", "blufs", "lapscore"], "mean_rank": [3, 1.5, 1.5]})
+    lines = headline.blufs_lines(versus, friedman)
+    assert "| isolet | 60.00 | 58.00 | +2.00 | 52.00 | 52.50 | 59.00 ± 1.50 (10) | +1.00 |" in lines
+    assert "| pie | 40.00 | 41.00 | -1.00 | 38.00 | 34.00 | 39.50 ± 0.25 (10) | -1.50 |" in lines
+    assert "wine" not in lines  # no paper value: not a headline cell
+    # lapscore 50 < 52.5 below, blufs 58 above, blufs 41 and udfs 35 above 34; AllFea is
+    # not a selection method.
+    assert "below our RandomSubset oracle: 1 of 4 (acc" in lines
+    assert "(1 = best): blufs 1.50, lapscore 1.50, udfs 3.00." in lines
+    with pytest.raises(ValueError, match="no blufs nmi_max cells"):
+        headline.blufs_lines(versus, friedman, "nmi_max")
