@@ -408,7 +408,10 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     # WINE is no dataset of the paper: no cell to compare, the summary is its header
     fidelity = pd.read_csv(into / "blufs_fidelity.tsv", sep="\t")
     assert fidelity.empty and {"method", "metric", "ran"} <= set(fidelity.columns)
-    assert (into / "runs" / "wine" / "cost.tsv").is_file()
+    cost = pd.read_csv(into / "runs" / "wine" / "cost.tsv", sep="\t")
+    # the companions that compute are timed beside the selection and evaluation
+    timed = {"select", "evaluate", "stage2", "reseed", "knn", "runtime", "synthetic"}
+    assert timed <= set(cost["stage"])
 
 
 def _assert_stage2_parts_equal_the_serial_search(workdir, config, parts):

@@ -74,6 +74,8 @@ rule blufs_reseed:
         res("{dataset}/{method}/reseed.tsv"),
     log:
         logs("blufs/reseed/{dataset}/{method}.log"),
+    benchmark:
+        res("benchmarks/reseed/{dataset}/{method}/reseed.tsv")
     conda:
         "../envs/ufsbench.yaml"
     threads: 1
@@ -99,6 +101,8 @@ rule blufs_knn:
         res("{dataset}/{method}/knn.tsv"),
     log:
         logs("blufs/knn/{dataset}/{method}.log"),
+    benchmark:
+        res("benchmarks/knn/{dataset}/{method}/knn.tsv")
     conda:
         "../envs/ufsbench.yaml"
     threads: 1
@@ -197,6 +201,8 @@ rule blufs_synthetic:
         res("blufs/synthetic/{dataset}/{method}.tsv"),
     log:
         logs("blufs/synthetic/{dataset}/{method}.log"),
+    benchmark:
+        res("benchmarks/synthetic/{dataset}/{method}/synthetic.tsv")
     conda:
         "../envs/ufsbench.yaml"
     threads: 1
@@ -350,6 +356,8 @@ rule blufs_runtime:
         res("{dataset}/{method}/runtime.tsv"),
     log:
         logs("blufs/runtime/{dataset}/{method}.log"),
+    benchmark:
+        res("benchmarks/runtime/{dataset}/{method}/runtime.tsv")
     conda:
         "../envs/ufsbench.yaml"
     threads: 1

@@ -33,6 +33,8 @@ rule cluster_scores:
         res("{dataset}/clustering/scores/{cmethod}/{csid}.tsv"),
     log:
         logs("cluster_scores/{dataset}/{cmethod}/{csid}.log"),
+    benchmark:
+        res("benchmarks/cluster_scores/{dataset}/{cmethod}/{csid}.tsv")
     conda:
         "../envs/ufsbench.yaml"
     threads: 1
