@@ -13,6 +13,7 @@ from ufsbench.clustering import (
     fs_graph_setting,
     is_default_setting,
     paper_table_markdown,
+    per_setting,
     summarize,
 )
 from ufsbench.datasets import load_registry
@@ -174,6 +175,29 @@ def test_oracle_cells_carry_the_default_setting_beside_them():
     assert not is_default_setting("l1graph", "lam=0.1,bogus=1")
 
 
+def test_per_setting_keeps_every_setting_with_its_seed_statistics():
+    accs = {("l1graph", "lam=0.1"): [0.5, 0.7, 0.6], ("l1graph", "lam=0.5"): [0.9, 0.8, 0.7],
+            ("srsg", "step_scale=8"): [0.4, 0.2, 0.3]}  # fmt: skip
+    rows = [
+        {"dataset": "heart", "method": method, "setting": sid, "seed": seed, "acc": acc,
+         "nmi_max": 2 * acc, "nmi_sqrt": 0.1}
+        for (method, sid), values in accs.items()
+        for seed, acc in zip((3, 1, 2), values, strict=True)  # seeds out of order
+    ]  # fmt: skip
+    table = per_setting(pd.DataFrame(rows)).set_index(["method", "setting"])
+    assert len(table) == 3  # none chosen: the sensitivity of each method to its settings
+    for key, values in accs.items():
+        row = table.loc[key]
+        assert row["acc_mean"] == pytest.approx(np.mean(values))
+        assert row["acc_std"] == pytest.approx(np.std(values, ddof=1))
+        assert row["nmi_max_mean"] == pytest.approx(2 * np.mean(values))
+        assert row["acc_seed0"] == values[1] and row["n_seeds"] == 3  # the smallest seed: 1
+    assert table["default"].to_dict() == {
+        ("l1graph", "lam=0.1"): True, ("l1graph", "lam=0.5"): False,
+        ("srsg", "step_scale=8"): False,
+    }  # fmt: skip
+
+
 @pytest.mark.slow
 @needs_snakemake
 def test_clustering_branch_end_to_end(tmp_path):
@@ -202,7 +226,13 @@ def test_clustering_branch_end_to_end(tmp_path):
     assert {"srsg_table1.tex", "srsg_fidelity.tsv", "clustering.tsv"} <= {
         p.name for p in into.iterdir()
     }
-    assert (into / "runs" / "iris" / "cost.tsv").is_file()
+    settings = pd.read_csv(into / "clustering_settings.tsv", sep="\t")
+    assert len(settings) == len(settings.drop_duplicates(["method", "setting"]))
+    assert set(settings["method"]) == set(summary["method"])
+    cost = pd.read_csv(into / "runs" / "iris" / "cost.tsv", sep="\t")
+    # every job that computes is timed: the graphs and the clusterings scored on them
+    assert {"cluster_graph", "cluster_scores"} <= set(cost["stage"])
+    assert set(cost[cost["stage"] == "cluster_scores"]["method"]) == set(summary["method"])
     fidelity = pd.read_csv(into / "srsg_fidelity.tsv", sep="\t")
     assert {"within_target", "miss"} <= set(fidelity.columns)
 

@@ -165,6 +165,29 @@ def is_default_setting(method: str, sid: str) -> bool:
     )
 
 
+METRICS = ["acc", "nmi_max", "nmi_sqrt"]
+
+
+def per_setting(scores: pd.DataFrame) -> pd.DataFrame:
+    """One row per (dataset, method, setting) of the per-seed ``scores``: for each metric
+    its mean and std over the seeds and the seed-0 value, ``n_seeds``, and ``default``:
+    whether the setting is the method's default. Every setting, none chosen: a method's
+    sensitivity to its parameters (``tables/clustering_settings.tsv``)."""
+    grouped = scores.groupby(["dataset", "method", "setting"])
+    table = grouped[METRICS].agg(["mean", "std"])
+    table.columns = [f"{m}_{stat}" for m, stat in table.columns]
+    table["n_seeds"] = grouped["seed"].nunique()
+    seed0 = scores[scores["seed"] == scores["seed"].min()].set_index(
+        ["dataset", "method", "setting"]
+    )[METRICS]
+    table = table.join(seed0.add_suffix("_seed0")).reset_index()
+    table["default"] = [
+        is_default_setting(method, sid)
+        for method, sid in zip(table["method"], table["setting"], strict=True)
+    ]
+    return table
+
+
 def summarize(scores: pd.DataFrame, select: str = "acc") -> pd.DataFrame:
     """Best setting per (dataset, method), chosen by the mean over seeds of ``select``.
 
@@ -175,21 +198,13 @@ def summarize(scores: pd.DataFrame, select: str = "acc") -> pd.DataFrame:
     ``<metric>_default``: the mean of the method's default setting (NaN when the grid
     does not hold it), the companion of an oracle cell.
     """
-    metrics = ["acc", "nmi_max", "nmi_sqrt"]
-    grouped = scores.groupby(["dataset", "method", "setting"])
-    per_setting = grouped[metrics].agg(["mean", "std"])
-    per_setting.columns = [f"{m}_{stat}" for m, stat in per_setting.columns]
-    per_setting["n_seeds"] = grouped["seed"].nunique()
-    seed0 = scores[scores["seed"] == scores["seed"].min()].set_index(
-        ["dataset", "method", "setting"]
-    )[metrics]
-    per_setting = per_setting.join(seed0.add_suffix("_seed0")).reset_index()
+    settings = per_setting(scores)
     rows = []
-    for (_, method), group in per_setting.groupby(["dataset", "method"], sort=False):
+    for _, group in settings.groupby(["dataset", "method"], sort=False):
         best = group.sort_values([f"{select}_mean", "setting"], ascending=[False, True]).iloc[0]
-        row = best.to_dict()
-        default = group[[is_default_setting(method, sid) for sid in group["setting"]]]
-        for m in metrics:
+        row = best.drop("default").to_dict()
+        default = group[group["default"]]
+        for m in METRICS:
             row[f"{m}_default"] = default[f"{m}_mean"].iloc[0] if len(default) else np.nan
         row["n_settings"] = len(group)
         row["protocol"] = "oracle" if len(group) > 1 else "fixed"

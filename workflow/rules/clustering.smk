@@ -69,6 +69,7 @@ rule cluster_tables:
         reference=workflow_path(CLUSTER_CONFIG["reference"]),
     output:
         summary=res("tables/clustering.tsv"),
+        settings=res("tables/clustering_settings.tsv"),
         comparison=report(
             res("tables/srsg_vs_paper.tsv"),
             caption="../report/srsg_vs_paper.rst",

@@ -1,9 +1,11 @@
-"""The clustering summary, the paper's Tables 1-3 and ours-vs-paper."""
+"""The clustering summary, every setting's scores, the paper's Tables 1-3 and
+ours-vs-paper."""
 
 from ufsbench import joblog
 from ufsbench.clustering import (
     compare_with_paper,
     paper_table_markdown,
+    per_setting,
     read_scores,
     summarize,
 )
@@ -13,8 +15,10 @@ from ufsbench.reference import load_notes, load_reference
 log = joblog.setup(snakemake.log[0], snakemake.threads)
 for name, reason in snakemake.params.skipped.items():
     log.warning("dataset %s skipped: %s", name, reason)
-summary = summarize(read_scores(snakemake.input.scores), snakemake.params.select)
+scores = read_scores(snakemake.input.scores)
+summary = summarize(scores, snakemake.params.select)
 write_table(snakemake.output.summary, summary)
+write_table(snakemake.output.settings, per_setting(scores))
 notes = load_notes(snakemake.input.notes) if "notes" in snakemake.input.keys() else None
 comparison = compare_with_paper(
     summary, load_reference(snakemake.input.reference), dict(snakemake.params.skipped), notes

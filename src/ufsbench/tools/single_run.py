@@ -61,7 +61,7 @@ OPTIONAL = {
         ("figures/css", "*/*.png"),
         *SELECTION,
     ),
-    "clustering": (),
+    "clustering": (("tables", "clustering_settings.tsv"),),  # every setting, not only the best
     "blufs": (
         ("tables", "blufs_*.tsv"),
         ("tables", "blufs_*.md"),
