@@ -107,3 +107,23 @@ def test_blufs_lines_give_the_companions_and_count_weak_paper_cells():
     assert "(1 = best): blufs 1.50, lapscore 1.50, udfs 3.00." in lines
     with pytest.raises(ValueError, match="no blufs nmi_max cells"):
         headline.blufs_lines(versus, friedman, "nmi_max")
+
+
+def test_sweep_lines_order_settings_by_value_and_mark_default_and_best():
+    settings = pd.DataFrame({
+        "dataset": ["c8"] * 3 + ["heart"] * 3, "method": "srsg",
+        "setting": ["step_scale=16", "step_scale=0.99", "step_scale=4"] * 2,
+        "acc_mean": [0.97, 0.79, 0.85, 0.60, 0.64, 0.62],
+        "default": [False, True, False] * 2,
+    })  # fmt: skip
+    versus = pd.DataFrame({
+        "dataset": ["c8", "c8", "heart"], "method": ["srsg", "km", "km"], "metric": "acc",
+        "paper": [0.9705, 0.5, 0.6],
+    })  # fmt: skip
+    lines = headline.sweep_lines(settings, versus, "srsg")
+    # 0.99 < 4 < 16 numerically, not as text
+    assert "| dataset | paper | step_scale=0.99 (default) | step_scale=4 | step_scale=16 |" in lines
+    assert "| c8 | 0.9705 | 0.7900 | 0.8500 | **0.9700** |" in lines
+    assert "| heart | — | **0.6400** | 0.6200 | 0.6000 |" in lines  # no srsg paper cell
+    with pytest.raises(ValueError, match="no km settings"):
+        headline.sweep_lines(settings, versus, "km")

@@ -19,10 +19,10 @@ import pandas as pd
 _BLOCK = re.compile(r"<!-- headline: (\S+) -->\n(.*?)<!-- end headline -->", re.DOTALL)
 
 
-def _number(value, signed=False) -> str:
+def _number(value, signed=False, digits=2) -> str:
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return "—"
-    return f"{value:+.2f}" if signed else f"{value:.2f}"
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
 def cells_table(versus: pd.DataFrame, method: str, metric: str, labels=None) -> str:
@@ -210,6 +210,43 @@ def blufs_lines(versus: pd.DataFrame, friedman: pd.DataFrame, metric: str = "acc
     return "\n".join(lines) + "\n"
 
 
+def _setting_key(sid: str):
+    """Sort key of a setting id: by its value when it sets one number, else by name."""
+    name, _, value = sid.partition("=")
+    try:
+        return (0, name, float(value)) if "," not in sid else (1, sid, 0.0)
+    except ValueError:
+        return (1, sid, 0.0)
+
+
+def sweep_lines(settings: pd.DataFrame, versus: pd.DataFrame, method: str, metric="acc") -> str:
+    """Markdown: ``method``'s ``metric`` mean at every setting of a sweep
+    (``clustering_settings.tsv``) per dataset, beside the paper's cell
+    (``srsg_vs_paper.tsv``); the default setting's column is marked, each row's best is
+    bold."""
+    part = settings[settings["method"] == method]
+    if part.empty:
+        raise ValueError(f"headline: no {method} settings in the sweep")
+    sids = sorted(part["setting"].unique(), key=_setting_key)
+    defaults = set(part.loc[part["default"].astype(bool), "setting"])
+    paper = versus[(versus["method"] == method) & (versus["metric"] == metric)]
+    paper = paper.set_index("dataset")["paper"]
+    names = [f"{sid} (default)" if sid in defaults else sid for sid in sids]
+    lines = [
+        "| dataset | paper | " + " | ".join(names) + " |",
+        "|---|---|" + "---|" * len(sids),
+    ]
+    for dataset, rows in part.groupby("dataset", sort=False):
+        means = rows.set_index("setting")[f"{metric}_mean"].reindex(sids)
+        best = means.max()
+        cells = [
+            "—" if np.isnan(v) else (f"**{v:.4f}**" if v == best else f"{v:.4f}") for v in means
+        ]
+        value = paper.get(dataset, np.nan)
+        lines.append(f"| {dataset} | {_number(value, digits=4)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def blocks(measured) -> dict[str, str]:
     """Every headline block, by name, from the committed files under ``measured``."""
     measured = Path(measured)
@@ -229,6 +266,13 @@ def blocks(measured) -> dict[str, str]:
             pd.read_csv(board / "leaderboard.tsv", sep="\t")
         )
         made["leaderboard-cost"] = cost_table(pd.read_csv(board / "runs.tsv", sep="\t"))
+    step = measured / "srsg-step"
+    if (step / "clustering_settings.tsv").is_file():
+        made["srsg-step"] = sweep_lines(
+            pd.read_csv(step / "clustering_settings.tsv", sep="\t"),
+            pd.read_csv(step / "srsg_vs_paper.tsv", sep="\t", dtype={"table": str}),
+            "srsg",
+        )
     blufs = measured / "blufs"
     if (blufs / "blufs_vs_paper.tsv").is_file():
         made["blufs-acc"] = blufs_lines(
