@@ -188,7 +188,7 @@ def per_setting(scores: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def summarize(scores: pd.DataFrame, select: str = "acc") -> pd.DataFrame:
+def summarize(scores: pd.DataFrame, select: str = "acc", settings=None) -> pd.DataFrame:
     """Best setting per (dataset, method), chosen by the mean over seeds of ``select``.
 
     This is the paper's protocol for the tuned baselines (best over the grid with the
@@ -196,9 +196,10 @@ def summarize(scores: pd.DataFrame, select: str = "acc") -> pd.DataFrame:
     than one setting). Columns: dataset, method, setting, n_settings, protocol,
     n_seeds, and for each metric its mean, std over seeds, the seed-0 value and
     ``<metric>_default``: the mean of the method's default setting (NaN when the grid
-    does not hold it), the companion of an oracle cell.
+    does not hold it), the companion of an oracle cell. ``settings``: ``per_setting(scores)``
+    when the caller has it already.
     """
-    settings = per_setting(scores)
+    settings = per_setting(scores) if settings is None else settings
     rows = []
     for _, group in settings.groupby(["dataset", "method"], sort=False):
         best = group.sort_values([f"{select}_mean", "setting"], ascending=[False, True]).iloc[0]

@@ -16,9 +16,10 @@ log = joblog.setup(snakemake.log[0], snakemake.threads)
 for name, reason in snakemake.params.skipped.items():
     log.warning("dataset %s skipped: %s", name, reason)
 scores = read_scores(snakemake.input.scores)
-summary = summarize(scores, snakemake.params.select)
+settings = per_setting(scores)
+summary = summarize(scores, snakemake.params.select, settings)
 write_table(snakemake.output.summary, summary)
-write_table(snakemake.output.settings, per_setting(scores))
+write_table(snakemake.output.settings, settings)
 notes = load_notes(snakemake.input.notes) if "notes" in snakemake.input.keys() else None
 comparison = compare_with_paper(
     summary, load_reference(snakemake.input.reference), dict(snakemake.params.skipped), notes
