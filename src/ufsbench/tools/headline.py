@@ -240,7 +240,7 @@ def sweep_lines(settings: pd.DataFrame, versus: pd.DataFrame, method: str, metri
         means = rows.set_index("setting")[f"{metric}_mean"].reindex(sids)
         best = means.max()
         cells = [
-            "—" if np.isnan(v) else (f"**{v:.4f}**" if v == best else f"{v:.4f}") for v in means
+            f"**{_number(v, digits=4)}**" if v == best else _number(v, digits=4) for v in means
         ]
         value = paper.get(dataset, np.nan)
         lines.append(f"| {dataset} | {_number(value, digits=4)} | " + " | ".join(cells) + " |")
