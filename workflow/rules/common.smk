@@ -164,7 +164,10 @@ def normalize_code(wildcards):
 
 def dataset_params(wildcards):
     """What the registry says of a dataset's content: editing it re-runs its jobs."""
-    return content_fields(REGISTRY[wildcards.dataset])
+    fields = content_fields(REGISTRY[wildcards.dataset])
+    if fields["source"] == "local":  # its sha256 pins the content; the path may move
+        fields["file"] = portable(fields["file"])
+    return fields
 
 
 def chunk_settings(wildcards):
@@ -364,9 +367,21 @@ def evaluate_runtime(wildcards):
     )
 
 
+def portable(path) -> str:
+    """``path`` as a param carries it: relative to the working directory when inside it.
+    A param's value is a re-run trigger, so an absolute path into the project would re-run
+    the job, and everything made from it, whenever the project folder moves."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:  # outside the working directory: only its own move re-runs it
+        return str(path)
+
+
 def workflow_path(path) -> str:
-    """``path`` relative to the project folder (an absolute path stays as it is)."""
-    return str(PROJECT / path)
+    """``path`` relative to the project folder (an absolute path stays as it is), as
+    :func:`portable` gives it."""
+    return portable(PROJECT / path)
 
 
 def notes_input(path):

@@ -10,12 +10,12 @@ rule download:
     conda:
         "../envs/ufsbench.yaml"
     threads: 1
+    # Only what the file holds is a param (a changed param re-runs the job and all made
+    # from it); where it comes from (mirror, source_base, allow_unverified) the script
+    # reads from the config, so moving the mirror or the project re-runs nothing.
     params:
-        registry=REGISTRY_PATH,
+        registry=portable(REGISTRY_PATH),
         entry=dataset_params,
-        mirror=config["mirror"],
-        source_base=config["source_base"],
-        allow_unverified=config["allow_unverified"],
     script:
         "../scripts/download.py"
 
@@ -33,7 +33,7 @@ rule normalize:
         "../envs/ufsbench.yaml"
     threads: 1
     params:
-        registry=REGISTRY_PATH,
+        registry=portable(REGISTRY_PATH),
         entry=dataset_params,
         normalize=config["normalize"],
         need_labels=lambda wildcards: wildcards.dataset in PLAN.datasets,

@@ -15,10 +15,7 @@ wildcard_constraints:
 
 def paper_path(path):
     """A file named in the paper section, relative to the project folder (None: none)."""
-    if not path:
-        return None
-    path = Path(path)
-    return str(path if path.is_absolute() else PROJECT / path)
+    return workflow_path(path) if path else None
 
 
 def paper_methods():

@@ -8,9 +8,9 @@ entry = load_registry(snakemake.params.registry)[snakemake.wildcards.dataset]
 path = fetch(
     entry,
     snakemake.output[0],
-    mirror=snakemake.params.mirror,
-    source_base=snakemake.params.source_base,
-    allow_unverified=snakemake.params.allow_unverified,
+    mirror=snakemake.config["mirror"],
+    source_base=snakemake.config["source_base"],
+    allow_unverified=snakemake.config["allow_unverified"],
 )
 log.info("dataset %r: %s ready", entry.name, path)
 if lock_path(path).is_file():
