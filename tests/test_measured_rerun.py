@@ -4,6 +4,8 @@ are what this code computes, not only what it once computed."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 import pytest
 import yaml
@@ -11,21 +13,35 @@ from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
 
 pytestmark = [pytest.mark.slow, needs_snakemake]
 
-# paper -> (its small dataset, the config's overrides, the table compared, its key columns).
-# A case may run part of a grid: the table is then one with a row per setting, and the
-# published rows of the settings run are compared.
+
+@dataclass(frozen=True)
+class Case:
+    """One paper's re-run: its small dataset, the config's overrides, the table compared and
+    its key columns. ``methods`` keeps only those of the config's methods (their rows are
+    compared); ``ignore``: columns that depend on the methods left out."""
+
+    dataset: str
+    override: dict
+    table: str
+    keys: tuple
+    methods: tuple = ()
+    ignore: tuple = ()
+
+
+# A case may run part of a grid: its table then has a row per setting, and the published
+# rows of the settings run are compared.
 CASES = {
-    "pocss": (
+    "pocss": Case(
         "sonar_scale",
         {
             "datasets": ["sonar_scale"],
             "css": {"datasets": ["sonar_scale"], "curves": {"datasets": []}, "anytime": []},
         },
         "css_summary.tsv",
-        ["dataset", "method", "k"],
+        ("dataset", "method", "k"),
     ),
     # LR-l1's 4 corner settings of its 25 (the 25 cost 146 of Heart's 180 graph CPU s)
-    "srsg": (
+    "srsg": Case(
         "heart",
         {
             "clustering": {
@@ -34,7 +50,20 @@ CASES = {
             }
         },
         "clustering_settings.tsv",
-        ["dataset", "method", "setting"],
+        ("dataset", "method", "setting"),
+    ),
+    # Table 2 on WINE without the random control, RUFS (1331 settings) and L1UFS; "p" (a
+    # t-test against the best method) and "bold" depend on the methods left out. SOGFS's
+    # published cell predates a change of its code (78.80 published, 78.87 at HEAD, and at
+    # 52b69ff, the commit the run was published at: measured/README.md, LSDCL): it returns
+    # here when the LSDCL run is re-made.
+    "lsdcl": Case(
+        "wine",
+        {"datasets": ["wine"]},
+        "lsdcl_acc.tsv",
+        ("dataset", "method"),
+        methods=("allfea", "lapscore", "mcfs", "udfs", "ndfs", "ulap", "lsdcl"),
+        ignore=("p", "bold"),
     ),
 }
 
@@ -50,20 +79,27 @@ def merged(base: dict, override: dict) -> dict:
 @pytest.mark.parametrize("paper", sorted(CASES))
 def test_one_dataset_rerun_at_head_equals_the_published_cells(paper, mirror, tmp_path):
     published = ROOT / "measured" / paper
-    dataset, override, table, keys = CASES[paper]
-    if not (published / table).is_file():
+    case = CASES[paper]
+    if not (published / case.table).is_file():
         pytest.skip(f"{paper} has no published run under {published}")
     config = yaml.safe_load((ROOT / "config" / "experiments" / f"{paper}.yaml").read_text())
     # (its notes and reference paths are relative to the project: the workflow's folder)
-    config = merged(config, {**override, "mirror": str(mirror)})
+    config = merged(config, {**case.override, "mirror": str(mirror)})
+    if case.methods:
+        config["methods"] = {m: config["methods"][m] for m in case.methods}
     write_config(tmp_path, config)
     # only the compared table and what it needs (not, e.g., POCSS's k-means benchmark)
-    run_snakemake(tmp_path, "--cores", "2", f"results/{paper}/tables/{table}", timeout=3000)
-    ours = pd.read_csv(tmp_path / "results" / paper / "tables" / table, sep="\t")
-    theirs = pd.read_csv(published / table, sep="\t")
-    theirs = theirs[theirs["dataset"] == dataset]
+    target = f"results/{paper}/tables/{case.table}"
+    run_snakemake(tmp_path, "--cores", "2", target, timeout=3000)
+    keys = list(case.keys)
+    ours = pd.read_csv(tmp_path / target, sep="\t")
+    theirs = pd.read_csv(published / case.table, sep="\t")
+    ours, theirs = (t[t["dataset"] == case.dataset] for t in (ours, theirs))  # no Average
     if "setting" in keys:  # a grid run in part: its settings' rows
         theirs = theirs.merge(ours[keys], on=keys)
+    if case.methods:
+        theirs = theirs[theirs["method"].isin(case.methods)]
     assert len(theirs) and len(ours) == len(theirs)
-    ours, theirs = (t.sort_values(keys).reset_index(drop=True) for t in (ours, theirs))
-    pd.testing.assert_frame_equal(ours[theirs.columns], theirs, check_exact=True)
+    columns = [c for c in theirs.columns if c not in case.ignore]
+    ours, theirs = (t.sort_values(keys).reset_index(drop=True)[columns] for t in (ours, theirs))
+    pd.testing.assert_frame_equal(ours, theirs, check_exact=True)
