@@ -27,6 +27,23 @@ def test_check_page_names_a_drifted_block():
     assert headline.check_page("no blocks", made) == list(made)
 
 
+def test_check_option_exits_naming_the_drifted_block_and_changes_nothing(tmp_path):
+    for path in MEASURED.rglob("*"):  # the files the blocks read, and the page
+        if path.is_file() and path.suffix in (".tsv", ".md", ".json"):
+            target = tmp_path / path.relative_to(MEASURED)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    page = tmp_path / "README.md"
+    headline.main([str(page), "--check"])  # as committed: passes
+    drifted = page.read_text().replace("| 94.10 |", "| 94.11 |", 1)
+    page.write_text(drifted)
+    with pytest.raises(SystemExit, match="blocks differ from the files: lsdcl-acc"):
+        headline.main([str(page), "--check"])
+    assert page.read_text() == drifted
+    headline.main([str(page)])  # without --check: regenerated
+    assert page.read_text() == (MEASURED / "README.md").read_text()
+
+
 def test_cells_table_recomputes_the_mean_row():
     versus = pd.DataFrame({
         "dataset": ["a", "b"], "method": "m", "metric": "acc", "ours": [50.0, 70.0],

@@ -4,13 +4,14 @@
 ``<!-- headline: NAME -->`` and ``<!-- end headline -->``; :func:`blocks` makes every
 block from the files under ``measured/`` and :func:`check_page` says which block of the
 page differs, so the page cannot drift from the files (``tests/test_headline.py``).
-Regenerate the page's blocks with ``ufsbench-headline measured/README.md``.
+Regenerate the page's blocks with ``ufsbench-headline measured/README.md``; ``--check``
+changes nothing and exits 1 naming the blocks that differ.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -312,8 +313,21 @@ def check_page(text: str, made: dict[str, str]) -> list[str]:
 
 
 def main(argv=None) -> None:
-    page = Path((argv or sys.argv[1:])[0])
-    page.write_text(render_page(page.read_text(), blocks(page.parent)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("page", type=Path, help="the page, e.g. measured/README.md")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; exit 1 naming the blocks that differ from the files",
+    )
+    args = parser.parse_args(argv)
+    text, made = args.page.read_text(), blocks(args.page.parent)
+    if args.check:
+        stale = check_page(text, made)
+        if stale:
+            raise SystemExit(f"{args.page}: blocks differ from the files: {', '.join(stale)}")
+        return
+    args.page.write_text(render_page(text, made))
 
 
 if __name__ == "__main__":
