@@ -541,6 +541,34 @@ def test_cross_validate_picks_the_best_training_setting(planted_data):
         crossval.cross_validate(X, y, "lapscore", settings, select_by="f1", **kwargs)
 
 
+def test_cross_validate_subsets_equal_each_subset_run_alone(planted_data):
+    """One pass over the union serves several selections: each table is exactly the one a
+    run over that subset alone gives (same splits, seeds, choices and ties)."""
+    X, y = planted_data[:2]
+    settings = [
+        {"id": f"t={t:g}", "hyper": {}, "graph": {"weight": "heat", "t": t, "sigma0": "median"}}
+        for t in (0.25, 0.5, 2.0, 8.0)
+    ]
+    kwargs = dict(
+        n_train=len(X) // 2,
+        draws=2,
+        feature_counts=[1, 2, 4],
+        n_clusters=len(np.unique(y)),
+        k=5,
+        repeats=2,
+        seed_key=("planted",),
+    )
+    subsets = {"all": ["t=0.25", "t=0.5", "t=2", "t=8"], "some": ["t=8", "t=0.5"]}
+    together = crossval.cross_validate_subsets(X, y, "lapscore", settings, subsets, **kwargs)
+    by_id = {s["id"]: s for s in settings}
+    for name, ids in subsets.items():
+        alone = crossval.cross_validate(X, y, "lapscore", [by_id[i] for i in ids], **kwargs)
+        pd.testing.assert_frame_equal(together[name], alone, check_exact=True)
+    assert set(together["some"]["params"]) <= {"t=8", "t=0.5"}
+    with pytest.raises(ValueError, match="subset 'bad'.*t=3"):
+        crossval.cross_validate_subsets(X, y, "lapscore", settings, {"bad": ["t=3"]}, **kwargs)
+
+
 def test_summary_roundtrip_through_aggregate():
     """The reference module's oracle is the aggregate module's (no second implementation)."""
     rows = score_rows("d", "random", "seed=0", {1: 0.5, 2: 0.6})

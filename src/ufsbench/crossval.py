@@ -82,22 +82,7 @@ def split(n_samples: int, n_train: int, seed: int) -> tuple[np.ndarray, np.ndarr
     return np.sort(order[:n_train]), np.sort(order[n_train:])
 
 
-def cross_validate(
-    X,
-    y,
-    method: str,
-    settings: list[dict],
-    *,
-    n_train: int,
-    draws: int,
-    feature_counts,
-    n_clusters: int,
-    select_by: str = "acc",
-    k: int,
-    seed_key=(),
-    log=None,
-    **kmeans,
-) -> pd.DataFrame:
+def cross_validate(X, y, method: str, settings: list[dict], **options) -> pd.DataFrame:
     """Run the train-select-test protocol for one training size.
 
     Parameters
@@ -110,20 +95,10 @@ def cross_validate(
         ``graph`` holds the edge weights as the workflow plans them
         (:func:`ufsbench.plan.graph_weights`: ``weight``, and for heat ``t``, ``sigma0``
         and a non-default ``width``).
-    k : int
-        Neighbours of the training samples' k-NN graph (config ``graph.k``).
-    n_train, draws : int
-        Training-set size and number of random splits.
-    feature_counts : sequence of int
-    select_by : {"acc", "nmi_max", "nmi_sqrt"}
-        Training score that chooses the setting per feature count (one choice for both
-        reported metrics).
-    **kmeans
-        The k-means evaluation's options (``repeats``, ``engine``, ``n_init``, ``max_iter``,
-        ``init``), passed as they are to :func:`ufsbench.evaluate.evaluate_selection`.
-    seed_key : tuple
-        What identifies this experiment; every split, method and k-means seed derives
-        from it.
+    **options
+        Keyword arguments of :func:`cross_validate_subsets`: ``n_train``, ``draws``,
+        ``feature_counts``, ``n_clusters``, ``k``, ``select_by``, ``seed_key``, ``log``
+        and the k-means options.
 
     Returns
     -------
@@ -132,20 +107,76 @@ def cross_validate(
         and test scores over ``repeats`` k-means runs (fractions), columns
         ``RESULT_COLUMNS``.
     """
+    ids = [setting["id"] for setting in settings]
+    return cross_validate_subsets(X, y, method, settings, {"all": ids}, **options)["all"]
+
+
+def cross_validate_subsets(
+    X,
+    y,
+    method: str,
+    settings: list[dict],
+    subsets: dict[str, list[str]],
+    *,
+    n_train: int,
+    draws: int,
+    feature_counts,
+    n_clusters: int,
+    select_by: str = "acc",
+    k: int,
+    seed_key=(),
+    log=None,
+    **kmeans,
+) -> dict[str, pd.DataFrame]:
+    """:func:`cross_validate` for several ways to choose, each setting run once per draw.
+
+    ``subsets`` maps a name (e.g. a selection of ``SELECTIONS``) to the ids of the
+    settings it chooses from, in its order; ``settings`` holds every one of them. Each
+    name's table is the one :func:`cross_validate` gives with that subset's settings
+    alone: the splits and every seed depend on the draw and the setting, never on the
+    other settings, and ties go to the subset's first setting.
+
+    Parameters
+    ----------
+    k : int
+        Neighbours of the training samples' k-NN graph (config ``graph.k``).
+    n_train, draws : int
+        Training-set size and number of random splits.
+    feature_counts : sequence of int
+    select_by : {"acc", "nmi_max", "nmi_sqrt"}
+        Training score that chooses the setting per feature count (one choice for both
+        reported metrics).
+    seed_key : tuple
+        What identifies this experiment; every split, method and k-means seed derives
+        from it.
+    **kmeans
+        The k-means evaluation's options (``repeats``, ``engine``, ``n_init``, ``max_iter``,
+        ``init``), passed as they are to :func:`ufsbench.evaluate.evaluate_selection`.
+
+    Returns
+    -------
+    dict of pandas.DataFrame
+        Name -> the table :func:`cross_validate` describes.
+    """
     if select_by not in METRICS:
         raise ValueError(f"crossval: select_by={select_by!r} must be one of {METRICS}")
     if not settings:
         raise ValueError("crossval: no settings to choose from")
+    by_id = {setting["id"]: setting for setting in settings}
+    for name, ids in subsets.items():
+        unknown = sorted(set(ids) - set(by_id))
+        if not ids or unknown:
+            raise ValueError(f"crossval: subset {name!r} is empty or names unknown {unknown}")
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     counts = sorted(int(m) for m in feature_counts)
-    rows = []
+    rows = {name: [] for name in subsets}
     for draw in range(draws):
         train, test = split(len(X), n_train, derive_seed(*seed_key, "split", n_train, draw))
         Xtr, ytr, Xte, yte = X[train], y[train], X[test], y[test]
         knn = None
         graphs: dict[tuple, object] = {}
-        train_scores, selections = [], {}
+        train_scores, selections = {}, {}
         for setting in settings:
             graph = None
             if setting.get("graph"):
@@ -180,33 +211,40 @@ def cross_validate(
             )
             means = scores.groupby("n_features")[list(METRICS)].mean()
             means["params"] = setting["id"]
-            train_scores.append(means.reset_index())
-        table = pd.concat(train_scores, ignore_index=True)
-        # First setting listed wins ties, as in the oracle protocol.
-        best = table.loc[table.groupby("n_features", sort=True)[select_by].idxmax()]
-        for chosen in best.itertuples(index=False):
-            test_scores = evaluate_selection(
-                Xte,
-                yte,
-                selections[chosen.params],
-                [chosen.n_features],
-                n_clusters=n_clusters,
-                seed_key=(*seed_key, "test", n_train, draw),
-                **kmeans,
-            )[list(METRICS)].mean()
-            rows.append(
-                (
-                    n_train,
-                    draw,
-                    int(chosen.n_features),
-                    chosen.params,
-                    *(float(getattr(chosen, m)) for m in METRICS),
-                    *(float(test_scores[m]) for m in METRICS),
+            train_scores[setting["id"]] = means.reset_index()
+        tested = {}  # (setting, count) -> test scores: two subsets may choose alike
+        for name, ids in subsets.items():
+            table = pd.concat([train_scores[i] for i in ids], ignore_index=True)
+            # First setting listed wins ties, as in the oracle protocol.
+            best = table.loc[table.groupby("n_features", sort=True)[select_by].idxmax()]
+            for chosen in best.itertuples(index=False):
+                key = (chosen.params, int(chosen.n_features))
+                if key not in tested:
+                    tested[key] = evaluate_selection(
+                        Xte,
+                        yte,
+                        selections[chosen.params],
+                        [chosen.n_features],
+                        n_clusters=n_clusters,
+                        seed_key=(*seed_key, "test", n_train, draw),
+                        **kmeans,
+                    )[list(METRICS)].mean()
+                rows[name].append(
+                    (
+                        n_train,
+                        draw,
+                        int(chosen.n_features),
+                        chosen.params,
+                        *(float(getattr(chosen, m)) for m in METRICS),
+                        *(float(tested[key][m]) for m in METRICS),
+                    )
                 )
-            )
         if log is not None:
-            log.info("n_train=%d draw %d: %d settings ranked", n_train, draw, len(settings))
-    return pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
+            chose = ", ".join(f"{name} from {len(ids)}" for name, ids in subsets.items())
+            log.info(
+                "n_train=%d draw %d: %d settings ranked (%s)", n_train, draw, len(settings), chose
+            )
+    return {name: pd.DataFrame(part, columns=list(RESULT_COLUMNS)) for name, part in rows.items()}
 
 
 def summarize(

@@ -155,14 +155,13 @@ rule crossval:
     input:
         data=res("{dataset}/data.npz"),
     output:
-        res("{dataset}/crossval/{method}/{selection}/n{size}.tsv"),
+        **crossval_outputs(),
     log:
-        logs("crossval/{dataset}/{method}/{selection}/n{size}.log"),
+        logs("crossval/{dataset}/{method}/n{size}.log"),
     benchmark:
-        res("benchmarks/crossval/{dataset}/{method}/{selection}_n{size}.tsv")
+        res("benchmarks/crossval/{dataset}/{method}/n{size}.tsv")
     wildcard_constraints:
         size=r"\d+",
-        selection="nested|full_data_oracle",
     conda:
         "../envs/ufsbench.yaml"
     threads: 1
@@ -173,6 +172,7 @@ rule crossval:
         method="{method}",
         n_train=lambda wc: int(wc.size),
         settings=crossval_settings,
+        subsets=crossval_subsets,
         draws=lambda wc: crossval_plan()["draws"],
         select_by=lambda wc: crossval_plan()["select_by"],
         n_clusters=n_clusters_of,

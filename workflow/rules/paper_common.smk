@@ -95,20 +95,47 @@ def crossval_selections():
     return list(crossval_plan().get("selection") or ["nested"])
 
 
-def crossval_settings(wildcards):
-    """Every grid setting the cross-validation searches in each draw under the job's
-    selection, weighted as the select jobs weight theirs (the plan's one grid expansion
-    and graph weighting)."""
+def crossval_grids():
+    """Selection -> the settings it chooses from in each draw, in grid order, weighted as
+    the select jobs weight theirs (the plan's one grid expansion and graph weighting).
+    """
     cv = crossval_plan()
     spec = resolve_method(cv["method"])
-    grid = selection_grid(cv["grid"], wildcards.selection, cv.get("full_data_oracle"))
-    settings = []
-    for sid, params in grid_settings(spec, grid, PLAN.graph_defaults(spec)):
-        _, hyper = spec.split_graph_params(params)
-        settings.append(
-            {"id": sid, "hyper": hyper, "graph": PLAN.graph.weights(spec, params)}
-        )
-    return settings
+    grids = {}
+    for selection in crossval_selections():
+        grid = selection_grid(cv["grid"], selection, cv.get("full_data_oracle"))
+        grids[selection] = []
+        for sid, params in grid_settings(spec, grid, PLAN.graph_defaults(spec)):
+            _, hyper = spec.split_graph_params(params)
+            graph = PLAN.graph.weights(spec, params)
+            grids[selection].append({"id": sid, "hyper": hyper, "graph": graph})
+    return grids
+
+
+def crossval_settings(wildcards):
+    """Every setting some selection chooses from, once: a setting's runs in a draw do
+    not depend on the selection (its seeds derive from its id), so one job serves all.
+    """
+    union = {}
+    for settings in crossval_grids().values():
+        for setting in settings:
+            union.setdefault(setting["id"], setting)
+    return list(union.values())
+
+
+def crossval_subsets(wildcards):
+    """Selection -> the ids of the settings it chooses from, in its grid's order."""
+    return {sel: [s["id"] for s in grid] for sel, grid in crossval_grids().items()}
+
+
+def crossval_outputs():
+    """The crossval job's tables, one per configured selection (any one without a
+    cross-validation section: the rule is then never asked for)."""
+    selections = crossval_selections() if crossval_plan() else ["nested"]
+    return {
+        sel: res(f"{{dataset}}/crossval/{{method}}/{sel}/n{{size}}.tsv")
+        for sel in selections
+    }
 
 
 def crossval_files():
