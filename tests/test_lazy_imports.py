@@ -110,8 +110,21 @@ def test_lookup_by_convention_finds_the_registry_entry(name):
     assert found == [REGISTRY[name]]
 
 
+def test_the_package_and_its_job_helpers_load_no_scipy():
+    """``import ufsbench`` (a library user's first line) and ``from ufsbench import joblog``
+    (every job's first line) load neither SciPy nor a method: names load on first use."""
+    for code in ("import ufsbench", "from ufsbench import joblog"):
+        loaded = fresh_modules(code)
+        assert not {m for m in loaded if m == "scipy" or m.startswith("scipy.")}, code
+        assert not {m for m in loaded if m.startswith("ufsbench.methods")}, code
+
+
 def test_public_names_still_import():
-    loaded = fresh_modules("from ufsbench import REGISTRY, UFSSelector, get_method, rank_features")
+    loaded = fresh_modules(
+        "from ufsbench import REGISTRY, Selection, UFSSelector, get_method, rank_features\n"
+        "import ufsbench\n"
+        "assert ufsbench.Selection is __import__('ufsbench.methods.base').methods.base.Selection"
+    )
     assert "ufsbench.methods.ndfs" in loaded and "ufsbench.selector" in loaded
 
 

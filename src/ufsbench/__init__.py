@@ -1,7 +1,12 @@
 """ufsbench: unsupervised feature selection methods and the benchmark around them."""
 
-from .api import rank_features
-from .methods import Selection, get_method
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time, __getattr__ below
+    from .api import rank_features
+    from .methods.base import Selection
+    from .methods.registry import REGISTRY, get_method
+    from .selector import UFSSelector
 
 __version__ = "0.1.0"
 
@@ -9,8 +14,21 @@ __all__ = ["REGISTRY", "Selection", "UFSSelector", "get_method", "rank_features"
 
 
 def __getattr__(name):
-    # The scikit-learn wrapper and the registry (it imports every method module) are
-    # imported lazily so the library loads fast in jobs.
+    # Everything is imported on first use, so that a job importing one submodule (an
+    # evaluation job: ``ufsbench.evaluate``) loads neither SciPy's sparse matrices (which
+    # ``api`` needs for graphs) nor the registry (every method module).
+    if name == "rank_features":
+        from .api import rank_features
+
+        return rank_features
+    if name == "Selection":
+        from .methods.base import Selection
+
+        return Selection
+    if name == "get_method":
+        from .methods.registry import get_method
+
+        return get_method
     if name == "REGISTRY":
         from .methods.registry import REGISTRY
 
