@@ -26,8 +26,12 @@ def slurm_opted_in() -> bool:
     return os.environ.get(SLURM_OPT_IN) == "1"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups in its own hook
 def pytest_collection_modifyitems(config, items):
-    """Skip, saying how to opt in, the tests that may install and start SLURM."""
+    """Group the tests for parallel workers; skip, saying how to opt in, the tests that may
+    install and start SLURM."""
+    if config.pluginmanager.hasplugin("xdist"):
+        group_by_file(items)
     if slurm_opted_in():
         return
     skip = pytest.mark.skip(
@@ -37,6 +41,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slurm" in item.keywords:
             item.add_marker(skip)
+
+
+def group_by_file(items):
+    """``xdist_group`` marks for ``pytest -n N --dist loadgroup``: a file's tests stay on one
+    worker, so its module fixtures (often a whole workflow run) are made once; and every
+    file holding a ``slurm`` test shares one group, so that only one worker at a time
+    starts, uses and stops the single SLURM of the machine."""
+    slurm_files = {item.path for item in items if "slurm" in item.keywords}
+    for item in items:
+        group = "slurm" if item.path in slurm_files else item.path.name
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

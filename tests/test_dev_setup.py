@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
-FULL_SUITE = 'UFSBENCH_SLURM_TESTS=1 python -m pytest -m ""'
+FULL_SUITE = 'UFSBENCH_SLURM_TESTS=1 python -m pytest -m "" -n auto --dist loadgroup'
 
 
 def requirement_name(requirement: str) -> str:
@@ -99,6 +99,29 @@ def test_slurm_marked_tests_skip_saying_how_to_opt_in(dummy_project):
     assert re.search(r"SKIPPED .*opt in with UFSBENCH_SLURM_TESTS=1", result.stdout)
     opted_in = pytest_in(dummy_project, "-q", "-m", "", env_extra={"UFSBENCH_SLURM_TESTS": "1"})
     assert outcomes(opted_in.stdout) == {"passed": 4}, opted_in.stdout
+
+
+def test_parallel_workers_keep_each_file_and_every_slurm_file_together(dummy_project):
+    """``-n 2 --dist loadgroup`` (the full-suite command): a file's tests run on one worker
+    (its module fixtures are made once) and the files holding SLURM tests on one worker
+    (a machine has one SLURM to start and stop)."""
+    tests = dummy_project / "tests"
+    for name in ("a", "b", "c"):
+        body = "\n".join(f"def test_{name}{i}():\n    pass\n" for i in range(4))
+        (tests / f"test_{name}.py").write_text(body)
+    (tests / "test_s.py").write_text("import pytest\n\n" + DUMMY_TESTS.split("import pytest", 1)[1])
+    result = pytest_in(
+        dummy_project, "-m", "", "-v", "-n", "2", "--dist", "loadgroup",
+        env_extra={"UFSBENCH_SLURM_TESTS": "1"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    ran = re.findall(r"\[(gw\d)\] \[\s*\d+%\] PASSED tests/(test_\w+)\.py::(\w+)", result.stdout)
+    assert len(ran) == 12 + 4 + 4, result.stdout
+    worker_of_file = {}
+    for worker, file, _ in ran:
+        assert worker_of_file.setdefault(file, worker) == worker, result.stdout
+    assert worker_of_file["test_dummy"] == worker_of_file["test_s"]
+    assert len(set(worker_of_file.values())) == 2  # the work was shared
 
 
 def test_real_slurm_test_is_marked_slurm():
