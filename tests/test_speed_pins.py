@@ -5,6 +5,7 @@ The digests were recorded on one BLAS thread (as every test and job runs; see
 sparse indicator per centre update; MCFS restarting ``lars_path`` with doubled step
 counts). Faster code must give byte-identical labels, iteration counts and starts
 (k-means) and byte-identical rankings, scores and subsets (MCFS) on the same data.
+BLUFS's pins add the objective sequence; they were recorded before any BLUFS speed work.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits, load_wine
 
+from ufsbench import rank_features
 from ufsbench.graph import knn_graph
 from ufsbench.kmeans import litekmeans
 from ufsbench.methods import mcfs
@@ -106,3 +108,57 @@ def test_mcfs_selection_is_pinned(data, rows, n_clusters, kwargs, expected):
     X = np.asarray(data().data[:rows], dtype=np.float64)
     selection = mcfs.select(X, graph=knn_graph(X, 5), n_clusters=n_clusters, **kwargs)
     assert _selection_digest(selection) == expected
+
+
+def _blufs_digest(selection) -> str:
+    h = hashlib.sha256(_selection_digest(selection).encode())
+    h.update(np.asarray(selection.history, dtype=np.float64).tobytes())
+    return h.hexdigest()[:16]
+
+
+def _digits_rows(rows):
+    return lambda: _digits()[:rows]
+
+
+def _coarse_rows(rows):
+    return lambda: _coarse_digits()[:rows]
+
+
+# BLUFS and its Cases, recorded at b55a632 before any speed work: 300 rows span two
+# column blocks of the P step; 40 rows (d = 64 > n) take the push-through W route; coarse
+# digits repeat rows, so distances tie (at zero) where the P step picks its support.
+@pytest.mark.parametrize(
+    ("data", "method", "kwargs", "expected"),
+    [
+        (_digits_rows(300), "blufs", {}, "cef174c854dadbea"),
+        (
+            _digits_rows(300),
+            "blufs",
+            {"p_rule": "distance", "alpha": 100.0, "beta": 0.01},
+            "d671cba1f019b232",
+        ),
+        (
+            _digits_rows(300),
+            "blufs",
+            {"p_rule": "objective", "tau1": 0.3, "beta": 100.0},
+            "a043b020d93d4562",
+        ),
+        (
+            _digits_rows(300),
+            "blufs",
+            {"w_step": "safeguard", "p_support": None},
+            "655669448ba62a78",
+        ),
+        (_digits_rows(40), "blufs", {}, "491414b93c4bddfa"),
+        (_coarse_rows(300), "blufs", {"beta": 100.0}, "d49a7001284654cc"),
+        (_digits_rows(300), "blufs_case1", {}, "107f68cd7e424260"),
+        (_digits_rows(300), "blufs_case2", {}, "81c04e7d10803dae"),
+        (_digits_rows(300), "blufs_case3", {}, "466cd397c8b5d7e1"),
+        (_digits_rows(120), "blufs_case3", {"case3_graph": "hh"}, "41330a729b6afde3"),
+    ],
+)
+def test_blufs_selection_and_objective_are_pinned(data, method, kwargs, expected):
+    selection = rank_features(
+        data(), method, n_clusters=10, random_state=3, feature_counts=[5, 20], **kwargs
+    )
+    assert _blufs_digest(selection) == expected
