@@ -50,7 +50,7 @@ def group_by_file(items):
     starts, uses and stops the single SLURM of the machine."""
     slurm_files = {item.path for item in items if "slurm" in item.keywords}
     for item in items:
-        group = "slurm" if item.path in slurm_files else item.path.name
+        group = "slurm" if item.path in slurm_files else item.nodeid.split("::")[0]
         item.add_marker(pytest.mark.xdist_group(group))
 
 

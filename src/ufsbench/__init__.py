@@ -14,9 +14,9 @@ __all__ = ["REGISTRY", "Selection", "UFSSelector", "get_method", "rank_features"
 
 
 def __getattr__(name):
-    # Everything is imported on first use, so that a job importing one submodule (an
-    # evaluation job: ``ufsbench.evaluate``) loads neither SciPy's sparse matrices (which
-    # ``api`` needs for graphs) nor the registry (every method module).
+    # Everything is imported on first use, so that ``import ufsbench`` and a job's
+    # ``from ufsbench import joblog`` load neither ``api`` (and with it SciPy's sparse
+    # matrices, for graphs) nor the registry (every method module).
     if name == "rank_features":
         from .api import rank_features
 
