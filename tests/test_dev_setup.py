@@ -109,7 +109,7 @@ def test_parallel_workers_keep_each_file_and_every_slurm_file_together(dummy_pro
     for name in ("a", "b", "c"):
         body = "\n".join(f"def test_{name}{i}():\n    pass\n" for i in range(4))
         (tests / f"test_{name}.py").write_text(body)
-    (tests / "test_s.py").write_text("import pytest\n\n" + DUMMY_TESTS.split("import pytest", 1)[1])
+    (tests / "test_s.py").write_text(DUMMY_TESTS)  # a second file with a slurm test
     result = pytest_in(
         dummy_project, "-m", "", "-v", "-n", "2", "--dist", "loadgroup",
         env_extra={"UFSBENCH_SLURM_TESTS": "1"},
