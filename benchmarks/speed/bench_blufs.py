@@ -11,6 +11,8 @@ per sweep (whole run and per block), and the §2.9 multiply-add count per sweep 
 over all sweeps, where the default ``p_rule="guarded"`` rejected the "distance" column
 (it would have raised f) and took the "objective" one. Near 1, nearly every column
 needs both partitions, so restricting the second to the rejected columns saves nothing.
+``P_in_P0``: the share of the last P's non-zeros inside the support of ``P^0`` (the k-NN
+graph): how far the learned graph moved.
 Block times come from wrapping the block functions of ``ufsbench.methods._blufs_steps``
 during the run: the per-block solver has no public API, so it is imported from its
 modules (the code under test).
@@ -57,6 +59,7 @@ def guarded_share(function, counts, p_step):
 
     def wrapper(Z, P_prev, **kwargs):
         out = function(Z, P_prev, **kwargs)
+        counts["last"] = out
         if kwargs.get("rule") == "guarded":
             distance = p_step(Z, P_prev, **{**kwargs, "rule": "distance"})
             differs = np.asarray(abs(out - distance).sum(axis=0)).ravel() > 0
@@ -72,7 +75,7 @@ def bench(X, n_clusters, budget):
     problem = pam.prepare(X, n_clusters, k=10)
     setup = time.process_time() - start
     cfg = pam.Config(alpha=1.0, beta=1.0, lam=1.0, mu=1.0)
-    clock, counts = defaultdict(float), defaultdict(int)
+    clock, counts = defaultdict(float), defaultdict(int)  # counts["last"]: the last P
     originals = (steps.WSystem, steps.p_step, steps.pencf)
     steps.WSystem = timed("W", steps.WSystem, clock)
     steps.p_step = guarded_share(timed("P", steps.p_step, clock), counts, steps.p_step)
@@ -89,7 +92,9 @@ def bench(X, n_clusters, budget):
     nnz_p = 10 * n  # at most p_support non-zeros per column
     mac = estimate_mac(n, d, n_clusters, nnz_p, problem.Sh.nnz, y_steps)
     share = counts["objective"] / max(counts["columns"], 1)
-    return setup, sweeps, total, clock, mac, y_steps, share
+    last = counts["last"]
+    in_p0 = last.multiply(problem.P0 > 0).count_nonzero() / last.nnz
+    return setup, sweeps, total, clock, mac, y_steps, share, in_p0
 
 
 def main(argv=None):
@@ -98,19 +103,19 @@ def main(argv=None):
     args = p.parse_args(argv)
     columns = ["dataset", "n x d", "c", "budget", "setup_s", "sweeps", "s_per_sweep",
                "W_s", "P_s", "Y_s", "Y_iter", "est_gflop", "gflops", "est_W", "est_P",
-               "est_Y", "P_objective"]  # fmt: skip
+               "est_Y", "P_objective", "P_in_P0"]  # fmt: skip
     rows = []
     with _cli.one_thread():
         for name in args.datasets:
             X, y = _cli.load(name, args.mirror)
             c = len(np.unique(y))
-            setup, sweeps, total, clock, mac, y_steps, share = bench(X, c, args.budget)
+            setup, sweeps, total, clock, mac, y_steps, share, in_p0 = bench(X, c, args.budget)
             per = {block: clock[block] / sweeps for block in "WPY"}
             gflop = 2 * sum(mac.values()) / 1e9
             est = [2 * mac[b] / 1e9 for b in "WPY"]
             rows.append((name, f"{X.shape[0]}x{X.shape[1]}", c, args.budget, setup, sweeps,
                          total / sweeps, per["W"], per["P"], per["Y"], y_steps, gflop,
-                         gflop * sweeps / total, *est, share))  # fmt: skip
+                         gflop * sweeps / total, *est, share, in_p0))  # fmt: skip
     _cli.write_tsv("blufs", columns, rows, args.out)
 
 

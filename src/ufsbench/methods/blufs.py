@@ -42,6 +42,10 @@ Reading options (each a parameter; defaults in brackets):
   then P hardly leaves the support of ``P^0``. "guarded": the "distance" column wherever it
   does not raise the column's part of f, else the "objective" one, so f never rises in the
   P step. All three coincide when ``tau1 = 0``. ``p_support=None``: no limit (code ``k = n``).
+  In practice "guarded" is nearly "objective": at the default setting the "distance"
+  column would raise f, and is replaced, in 97.8% of columns on COIL20 and 97.5% on
+  Isolet (column ``P_objective`` of ``benchmarks/speed/bench_blufs.py``), and the last P
+  keeps 97.0% and 94.3% of its entries inside the support of ``P^0`` (``P_in_P0``).
 * ``y_tol`` [1e-4; proposal, fixes F4]: PenCF stops when the Stiefel KKT residual
   ``||grad l - Y Lambda||_F`` is below ``y_tol`` times ``||grad l||_F`` at its start.
   The authors' ``1e-8`` relative to the starting residual practically never fires, so
