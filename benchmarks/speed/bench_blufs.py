@@ -53,13 +53,13 @@ def timed(block, function, clock):
     return wrapper
 
 
-def guarded_share(function, counts, p_step):
+def guarded_share(function, counts, last, p_step):
     """``function`` (the timed P step), counting the columns where "guarded" differs from
-    "distance"; the "distance" columns come from the untimed ``p_step``."""
+    "distance" (those from the untimed ``p_step``); ``last["P"]``: its latest output."""
 
     def wrapper(Z, P_prev, **kwargs):
         out = function(Z, P_prev, **kwargs)
-        counts["last"] = out
+        last["P"] = out
         if kwargs.get("rule") == "guarded":
             distance = p_step(Z, P_prev, **{**kwargs, "rule": "distance"})
             differs = np.asarray(abs(out - distance).sum(axis=0)).ravel() > 0
@@ -75,10 +75,10 @@ def bench(X, n_clusters, budget):
     problem = pam.prepare(X, n_clusters, k=10)
     setup = time.process_time() - start
     cfg = pam.Config(alpha=1.0, beta=1.0, lam=1.0, mu=1.0)
-    clock, counts = defaultdict(float), defaultdict(int)  # counts["last"]: the last P
+    clock, counts, last = defaultdict(float), defaultdict(int), {}
     originals = (steps.WSystem, steps.p_step, steps.pencf)
     steps.WSystem = timed("W", steps.WSystem, clock)
-    steps.p_step = guarded_share(timed("P", steps.p_step, clock), counts, steps.p_step)
+    steps.p_step = guarded_share(timed("P", steps.p_step, clock), counts, last, steps.p_step)
     steps.pencf = timed("Y", steps.pencf, clock)
     try:
         start = time.process_time()
@@ -92,8 +92,8 @@ def bench(X, n_clusters, budget):
     nnz_p = 10 * n  # at most p_support non-zeros per column
     mac = estimate_mac(n, d, n_clusters, nnz_p, problem.Sh.nnz, y_steps)
     share = counts["objective"] / max(counts["columns"], 1)
-    last = counts["last"]
-    in_p0 = last.multiply(problem.P0 > 0).count_nonzero() / last.nnz
+    P = last["P"]
+    in_p0 = P.multiply(problem.P0 > 0).count_nonzero() / P.nnz
     return setup, sweeps, total, clock, mac, y_steps, share, in_p0
 
 
