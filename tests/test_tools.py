@@ -70,6 +70,60 @@ def test_run_cost_of_a_directory_without_benchmarks_says_so(tmp_path):
         run_cost.main([str(tmp_path)])
 
 
+def test_run_cost_compares_two_runs_on_the_groups_both_ran(tmp_path, capsys):
+    before, after = tmp_path / "before", tmp_path / "after"
+    for chunk in ("c0", "c1"):
+        _bench(before, "select", "wine", "random", chunk, wall=10, cpu=1800)
+        _bench(after, "select", "wine", "random", chunk, wall=10, cpu=900)
+    _bench(before, "evaluate", "wine", "random", "c0", wall=10, cpu=3600)
+    _bench(after, "evaluate", "wine", "random", "c0", wall=10, cpu=3600)
+    _bench(before, "select", "zoo", "sogfs", "c0", wall=10, cpu=7200)  # not run after
+    _bench(after, "select", "wine", "lsdcl", "c0", wall=10, cpu=60)  # not run before
+    run_cost.main([str(after), "--compare", str(before)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "2 (stage, dataset, method) groups ran in both; 1 only before, 1 only after"
+    rows = {line.split()[0]: line.split()[1:] for line in out[2:]}
+    assert rows["select"] == ["1.00", "0.50", "2.00"]
+    assert rows["evaluate"] == ["1.00", "1.00", "1.00"]
+    assert rows["total"] == ["2.00", "1.50", "1.33"]
+
+
+def test_run_cost_compares_with_a_publication_and_keeps_the_datasets_asked(tmp_path, capsys):
+    published = tmp_path / "measured" / "runs"
+    for name, rows in {
+        "wine": "wine\trandom\tselect\t7200\t9000\n",
+        "zoo+glioma": "zoo\trandom\tselect\t3600\t4000\nglioma\tsogfs\tselect\t36000\t1\n",
+    }.items():
+        (published / name).mkdir(parents=True)
+        (published / name / "cost.tsv").write_text("dataset\tmethod\tstage\tcpu_s\twall_s\n" + rows)
+    after = tmp_path / "after"
+    _bench(after, "select", "wine", "random", "c0", wall=10, cpu=1800)
+    _bench(after, "select", "zoo", "random", "c0", wall=10, cpu=3600)
+    _bench(after, "select", "glioma", "sogfs", "c0", wall=10, cpu=60)  # a run under way
+    common = [str(after), "--compare", str(tmp_path / "measured"), "--by", "dataset"]
+    run_cost.main([*common, "--datasets", "wine", "zoo"])
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[2:]}
+    assert rows == {
+        "wine": ["2.00", "0.50", "4.00"],
+        "zoo": ["1.00", "1.00", "1.00"],
+        "total": ["3.00", "1.50", "2.00"],
+    }
+    one = published / "wine" / "cost.tsv"
+    run_cost.main([str(after), "--compare", str(one), "--by", "dataset"])
+    assert capsys.readouterr().out.splitlines()[-1].split()[1:] == ["2.00", "0.50", "4.00"]
+
+
+def test_run_cost_compare_says_what_it_cannot_read_or_match(tmp_path):
+    after = tmp_path / "after"
+    _bench(after, "select", "wine", "random", "c0", wall=10, cpu=1800)
+    with pytest.raises(SystemExit, match="neither a results folder"):
+        run_cost.main([str(after), "--compare", str(tmp_path / "nothing")])
+    other = tmp_path / "other"
+    _bench(other, "select", "zoo", "random", "c0", wall=10, cpu=1800)
+    with pytest.raises(SystemExit, match="share no"):
+        run_cost.main([str(after), "--compare", str(other)])
+
+
 def test_publish_run_needs_a_section_it_can_publish(tmp_path):
     config = tmp_path / "c.yaml"
     config.write_text("datasets: [wine]\n")
