@@ -68,14 +68,15 @@ def group_costs(path: Path) -> pd.DataFrame:
     folder (its ``runs/*/cost.tsv``) or one ``cost.tsv``."""
     path = Path(path)
     if (path / "benchmarks").is_dir():
-        return job_costs(path).groupby(GROUP, as_index=False)[["cpu_s", "wall_s"]].sum()
-    files = [path] if path.is_file() else sorted(path.glob("runs/*/cost.tsv"))
-    if not files:
-        raise SystemExit(
-            f"{path}: neither a results folder (benchmarks/), a publication (runs/*/cost.tsv) "
-            "nor a cost.tsv"
-        )
-    costs = pd.concat([pd.read_csv(f, sep="\t") for f in files], ignore_index=True)
+        costs = job_costs(path)
+    else:
+        files = [path] if path.is_file() else sorted(path.glob("runs/*/cost.tsv"))
+        if not files:
+            raise SystemExit(
+                f"{path}: neither a results folder (benchmarks/), a publication "
+                "(runs/*/cost.tsv) nor a cost.tsv"
+            )
+        costs = pd.concat([pd.read_csv(f, sep="\t") for f in files], ignore_index=True)
     return costs.groupby(GROUP, as_index=False)[["cpu_s", "wall_s"]].sum()
 
 
