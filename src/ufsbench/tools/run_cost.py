@@ -57,9 +57,14 @@ def summarise(jobs: pd.DataFrame, by: str) -> pd.DataFrame:
     )
     table[["cpu_h", "wall_h"]] /= 3600.0
     table = table.sort_values("cpu_h", ascending=False).reset_index()
+    return with_total(table, keys)
+
+
+def with_total(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """``table`` with a last row "total": the sum of every column but the ``keys``."""
     total = {key: "" for key in keys}
     total[keys[0]] = "total"
-    total.update(jobs=len(jobs), cpu_h=table["cpu_h"].sum(), wall_h=table["wall_h"].sum())
+    total.update({column: table[column].sum() for column in table if column not in keys})
     return pd.concat([table, pd.DataFrame([total])], ignore_index=True)
 
 
@@ -92,11 +97,7 @@ def compare(before: pd.DataFrame, after: pd.DataFrame, by: str, datasets=None) -
     keys = LEVELS[by]
     table = both.groupby(keys)[["cpu_s_before", "cpu_s_after"]].sum() / 3600.0
     table.columns = ["cpu_h_before", "cpu_h_after"]
-    table = table.sort_values("cpu_h_before", ascending=False).reset_index()
-    total = {key: "" for key in keys}
-    total[keys[0]] = "total"
-    total.update(table[["cpu_h_before", "cpu_h_after"]].sum().to_dict())
-    table = pd.concat([table, pd.DataFrame([total])], ignore_index=True)
+    table = with_total(table.sort_values("cpu_h_before", ascending=False).reset_index(), keys)
     table["ratio"] = table["cpu_h_before"] / table["cpu_h_after"]
     return table
 
