@@ -502,6 +502,8 @@ def test_redundancy_of_correlated_columns():
     assert R[0, 1] == pytest.approx(1.0) and score == pytest.approx(1.0)
     R, score = redundancy(X, [0, 2, 3])  # a constant column counts as uncorrelated
     assert score < 0.1 and R[2, 0] == 0.0
+    R, score = redundancy(X, [2])  # one selected feature (a count of 1): nothing off-diagonal
+    assert R.shape == (1, 1) and score == 0.0
 
 
 def test_selections_by_method_merge_each_methods_chunks(tmp_path):
@@ -558,3 +560,78 @@ def test_table8_aligns_methods_and_reads_files_without_cpu_seconds(tmp_path):
     assert lines[4] == isolet + f"({paper['isolet', 'fspca']:.2f}) |"
     assert lines[5] == f"| pie | - | 0.70 ({paper['pie', 'fspca']:.2f}) |"
     assert lines[-1].startswith("Load average during the runs 3.0-5.0 on 2 CPUs")
+
+
+def _same_publication(one, merged):
+    """Every file ``one`` publishes, ``merged`` publishes alike (Table VIII's timings are
+    the runs' own: its rows and columns must agree, not its seconds)."""
+    names = sorted(p.name for p in one.iterdir() if p.is_file())
+    assert names == sorted(p.name for p in merged.iterdir() if p.is_file())
+    for name in names:
+        if name in ("runs.tsv", "provenance.tsv"):  # the index of the runs: differs by design
+            continue
+        if name.startswith("blufs_table8"):
+            if name.endswith(".tsv"):
+                keys = ["dataset", "method"]
+                a, b = (pd.read_csv(d / name, sep="\t")[keys] for d in (one, merged))
+                pd.testing.assert_frame_equal(a, b)
+            continue
+        assert (one / name).read_bytes() == (merged / name).read_bytes(), name
+
+
+@pytest.mark.slow
+@needs_snakemake
+def test_blufs_runs_over_disjoint_datasets_publish_as_one_run(tmp_path):
+    """Two runs (wine, iris) published into one folder equal one run over both datasets."""
+    config = _tiny_blufs_config()
+    config["datasets"] = ["wine", "iris"]
+    config["feature_counts"] = {"wine": [2, 4], "iris": [1, 2]}
+    config["methods"]["lapscore"] = {"t": [1.0]}  # a second method for the Friedman test
+    config["blufs"]["reference"] = str(REFERENCE)
+    config["blufs"]["figures"] = {
+        kind: ["wine", "iris"]
+        for kind in ("sensitivity", "stability", "correlation", "convergence")
+    } | {"correlation_methods": ["blufs"]}
+    runs = {"wine+iris": ["wine", "iris"], "wine": ["wine"], "iris": ["iris"]}
+    for name, datasets in runs.items():
+        workdir = tmp_path / name
+        workdir.mkdir()
+        write_config(workdir, config)
+        run_snakemake(workdir, "--cores", "2", "--config", f"datasets=[{','.join(datasets)}]")
+    config_file = str(tmp_path / "wine+iris" / "config.yaml")
+    one, merged = tmp_path / "one", tmp_path / "merged"
+    publish_run.main([str(tmp_path / "wine+iris"), "--config", config_file, "--into", str(one),
+                      "--root", str(ROOT)])  # fmt: skip
+    for name in ("iris", "wine"):
+        publish_run.main([str(tmp_path / name), "--config", config_file, "--into", str(merged),
+                          "--root", str(ROOT)])  # fmt: skip
+    _same_publication(one, merged)
+    friedman = pd.read_csv(merged / "blufs_friedman_acc.tsv", sep="\t")
+    assert friedman["n_datasets"].eq(2).all() and set(friedman["method"]) == {"blufs", "lapscore"}
+    index = pd.read_csv(merged / "runs.tsv", sep="\t")
+    assert sorted(index["run"]) == ["iris", "wine"]
+    # A dataset published twice is refused; --replace swaps the run that had it.
+    args = ["--config", config_file, "--into", str(merged), "--root", str(ROOT)]
+    with pytest.raises(SystemExit, match="already published by wine"):
+        publish_run.main([str(tmp_path / "wine"), *args])
+    publish_run.main([str(tmp_path / "wine"), *args, "--replace"])
+    _same_publication(one, merged)
+    # A run from before Table V's cells were kept cannot be merged: it says what to redo.
+    (merged / "runs" / "iris" / "blufs_table5.tsv").unlink()
+    with pytest.raises(SystemExit, match="runs iris lack blufs_table5.tsv"):
+        publish_run.main(args)
+
+
+def test_knn_winners_keep_the_dataset_order_and_take_the_smaller_count_on_ties():
+    from ufsbench.papers.blufs_report import knn_winners
+
+    rows = [("wine", "blufs", 4, 0.8), ("wine", "blufs", 2, 0.8), ("wine", "blufs", 4, 0.8),
+            ("wine", "blufs", 2, 0.8), ("iris", "blufs", 1, 0.5), ("iris", "blufs", 2, 0.9),
+            ("iris", "blufs", 1, 0.7), ("iris", "blufs", 2, 0.7)]  # fmt: skip
+    knn = pd.DataFrame(rows, columns=["dataset", "method", "n_features", "accuracy"])
+    best = knn_winners(knn)
+    # wine first as in the input, though iris has the smallest count; wine's tie -> 2
+    assert best["dataset"].tolist() == ["wine", "iris"]
+    assert best["n_features"].tolist() == [2, 2]
+    np.testing.assert_allclose(best["mean"], [80.0, 80.0])
+    np.testing.assert_allclose(best["std"], [0.0, 100 * np.std([0.9, 0.7], ddof=1)])

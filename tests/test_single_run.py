@@ -118,3 +118,31 @@ def test_copy_up_writes_latex_and_fidelity_beside_the_run_files(tmp_path):
     assert written == tables
     assert not (into / "run.json").exists()
     assert pd.read_csv(into / "srsg_fidelity.tsv", sep="\t")["ran"].tolist() == [1]
+
+
+def test_blufs_merge_stacks_blocks_then_datasets_and_refuses_a_dataset_twice():
+    from ufsbench.tools.merge_blufs import stack
+
+    one = pd.DataFrame(
+        {"metric": ["acc", "acc", "nmi"], "dataset": ["b", "b", "b"], "v": [1, 2, 3]}
+    )
+    two = pd.DataFrame({"metric": ["acc", "nmi"], "dataset": ["a", "a"], "v": [4, 5]})
+    merged = stack([one, two], order=["a", "b"], block="metric")
+    # as one run writes it: every dataset's acc rows, then every dataset's nmi rows
+    assert merged["v"].tolist() == [4, 1, 2, 5, 3]
+    assert stack([one, two], order=["a", "b"])["v"].tolist() == [4, 5, 1, 2, 3]
+    with pytest.raises(SystemExit, match="dataset 'b' is in two published runs"):
+        stack([one, one.iloc[:1]], order=None)
+
+
+def test_blufs_merge_refuses_runs_that_disagree_on_a_shared_file(tmp_path):
+    from ufsbench.tools.merge_blufs import merge_runs
+
+    runs = [tmp_path / "wine", tmp_path / "iris"]
+    for run, picks in zip(runs, ("0\n", "1\n"), strict=True):
+        run.mkdir()
+        (run / "blufs_synthetic_planted.tsv").write_text("hits\n" + picks)
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    with pytest.raises(SystemExit, match="blufs_synthetic_planted.tsv differs between"):
+        merge_runs(runs, staging, {"blufs": {}}, root=tmp_path)

@@ -142,6 +142,7 @@ rule blufs_tables:
             labels={"table": "III: NMI"},
         ),
         table5=res("tables/blufs_table5.md"),
+        table5_tsv=res("tables/blufs_table5.tsv"),
         table7=report(
             res("tables/blufs_table7.md"),
             caption="../report/blufs_tables.rst",
@@ -164,7 +165,9 @@ rule blufs_tables:
         ablation=list(BLUFS.ablation),
         knn=BLUFS.knn,
         reference=workflow_path(BLUFS.reference),
-        code=code_hash("papers/blufs.py", "reference.py", "io.py"),
+        code=code_hash(
+            "papers/blufs.py", "papers/blufs_report.py", "reference.py", "io.py"
+        ),
     script:
         "../scripts/blufs_tables.py"
 
@@ -189,7 +192,7 @@ rule blufs_cd:
     threads: 1
     params:
         alpha=BLUFS.cd_alpha,
-        code=code_hash("stats.py", "plots.py"),
+        code=code_hash("papers/blufs_report.py", "stats.py", "plots.py"),
     script:
         "../scripts/blufs_cd.py"
 
@@ -393,6 +396,6 @@ rule blufs_table8:
     threads: 1
     params:
         reference=workflow_path(BLUFS.reference),
-        code=code_hash("papers/blufs.py", "reference.py"),
+        code=code_hash("papers/blufs.py", "papers/blufs_report.py", "reference.py"),
     script:
         "../scripts/blufs_table8.py"

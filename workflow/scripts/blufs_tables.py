@@ -8,11 +8,16 @@ from ufsbench.io import write_table, write_text
 from ufsbench.papers.blufs import (
     default_best_count_cells,
     default_cells,
-    markdown,
     oracle_cells,
     reseed_long,
     versus_paper,
-    wide_table,
+)
+from ufsbench.papers.blufs_report import (
+    knn_winners,
+    table2_markdown,
+    table3_markdown,
+    table5_markdown,
+    table7_markdown,
 )
 from ufsbench.reference import add_notes, load_notes, load_reference
 
@@ -22,34 +27,18 @@ scores = pd.read_csv(snakemake.input.scores, sep="\t")
 main = scores[~scores["method"].isin(p.ablation)]
 cells = oracle_cells(main)
 write_table(snakemake.output.cells, cells)
-write_text(snakemake.output.table2, markdown(wide_table(cells, "acc"),
-           "Table II: k-means ACC %, oracle over settings and counts (count)"))  # fmt: skip
-write_text(snakemake.output.table3, markdown(wide_table(cells, "nmi_max"),
-           "Table III: k-means NMI (max-normalised) %, oracle (count)"))  # fmt: skip
-if p.ablation:
-    ablation = oracle_cells(scores[scores["method"].isin([*p.ablation, "blufs"])])
-    title = "Table V: ablation, {} %, oracle (count)"
-    text = markdown(wide_table(ablation, "acc"), title.format("ACC"))
-    text += "\n" + markdown(wide_table(ablation, "nmi_max"), title.format("NMI"))
-    write_text(snakemake.output.table5, text)
-else:
-    write_text(snakemake.output.table5, "No ablation configured (config blufs.ablation).\n")
+write_text(snakemake.output.table2, table2_markdown(cells))
+write_text(snakemake.output.table3, table3_markdown(cells))
+# Table V's cells are kept as a TSV too, so that runs over disjoint datasets merge.
+with_blufs = scores[scores["method"].isin([*p.ablation, "blufs"])]
+ablation = oracle_cells(with_blufs) if p.ablation else cells.iloc[:0]
+write_table(snakemake.output.table5_tsv, ablation)
+write_text(snakemake.output.table5, table5_markdown(ablation))
 
 knn = pd.concat([read_tsv(f) for f in snakemake.input.knn], ignore_index=True)
-per_count = knn.groupby(["dataset", "method", "n_features"], sort=False)["accuracy"]
-knn_cells = per_count.agg(mean="mean", std=lambda v: v.std(ddof=1)).reset_index()
-knn_cells = knn_cells.sort_values("n_features", kind="stable")
-best = knn_cells.loc[knn_cells.groupby(["dataset", "method"], sort=False)["mean"].idxmax()]
-best = best.assign(metric="knn_acc", params="", mean=100 * best["mean"], std=100 * best["std"])
+best = knn_winners(knn)
 write_table(snakemake.output.table7_tsv, best)
-write_text(
-    snakemake.output.table7,
-    markdown(
-        wide_table(best, "knn_acc"),
-        f"Table VII: {p.knn['k']}-NN accuracy %, {p.knn['splits']} stratified splits, "
-        "oracle over counts (count)",
-    ),
-)
+write_text(snakemake.output.table7, table7_markdown(best, p.knn))
 
 reference = load_reference(p.reference)
 reseeds = [read_tsv(f) for f in snakemake.input.reseeds]

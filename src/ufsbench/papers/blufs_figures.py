@@ -151,7 +151,8 @@ def redundancy(X, features) -> tuple[np.ndarray, float]:
     """Pearson correlation of the selected raw columns and the mean off-diagonal |r|."""
     with np.errstate(invalid="ignore", divide="ignore"):
         R = np.corrcoef(X[:, features], rowvar=False)
-    R = np.nan_to_num(R)  # a constant column correlates with nothing
+    # A constant column correlates with nothing; one column's "matrix" is a scalar.
+    R = np.atleast_2d(np.nan_to_num(R))
     off = np.abs(R[~np.eye(len(features), dtype=bool)])
     return R, float(off.mean()) if off.size else 0.0
 

@@ -34,7 +34,10 @@ A leaderboard config (a ``leaderboard`` section, no ``paper``;
 ``cost.tsv``, ``jobs.tsv`` and ``run.json``, and the files are copied up beside
 ``runs.tsv`` and ``provenance.tsv``, each Markdown table with its LaTeX and each
 comparison with the paper with ``<paper>_fidelity.tsv``. A second published run is an
-error (``--replace`` swaps a run of the same datasets).
+error (``--replace`` swaps a run of the same datasets), except for BLUFS: its runs over
+disjoint datasets merge into what one run over all of them publishes, the side-by-side
+tables and the Friedman test rendered again from the merged rows
+(:mod:`ufsbench.tools.merge_blufs`).
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ from ufsbench.plan import grid_parameters
 from ufsbench.plots import save_figure
 from ufsbench.provenance import merge_provenance, run_provenance
 from ufsbench.reference import load_notes, load_reference
+from ufsbench.tools.merge_blufs import merge_runs
 from ufsbench.tools.run_cost import job_costs
 from ufsbench.tools.single_run import copy_up, kinds_of, run_outputs
 
@@ -233,22 +237,35 @@ def run_folder_name(config: dict, datasets) -> str:
     return f"{config.get('experiment', 'default')}-{len(datasets)}-datasets"
 
 
-def merge_single(into: Path, root: Path) -> None:
-    """The one published run's files copied up (with LaTeX and fidelity), and the index."""
+def merge_single(config: dict, into: Path, root: Path) -> None:
+    """The published run's files copied up (with LaTeX and fidelity), and the index.
+
+    Only BLUFS runs over disjoint datasets merge (:mod:`ufsbench.tools.merge_blufs`); the
+    other single-run kinds are published from one run."""
     folders = published_runs(into)
-    if len(folders) > 1:
+    if len(folders) == 1:
+        copy_up(folders[0], into)
+    elif kinds_of(config) == ["blufs"]:
+        staging = into / ".merged.part"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir()
+        try:
+            merge_runs(folders, staging, config, root)
+            copy_up(staging, into)
+        finally:
+            shutil.rmtree(staging)
+    else:
         names = ", ".join(f.name for f in folders)
         raise SystemExit(
             f"these tables span all their datasets: they are published from one run; found {names}"
         )
-    copy_up(folders[0], into)
     write_index(folders, into, root)
 
 
 def merge(config: dict, into: Path, root: Path) -> None:
     """Rebuild the merged outputs in ``into`` from every run published under it."""
     if kind_of(config, "the config") == "single":
-        merge_single(into, root)
+        merge_single(config, into, root)
         return
     paper = config["paper"]
     name = paper["name"]

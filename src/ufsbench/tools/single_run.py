@@ -3,8 +3,10 @@
 A leaderboard ranks methods over every dataset, the POCSS Table 1 and the BLUFS tables
 carry average ranks and Friedman tests over the datasets, and the SRSG tables lay the
 datasets out side by side: unlike the LSDCL tables (one row per dataset, merged across
-runs by :mod:`ufsbench.papers.merge`), such tables cannot be assembled from runs over
-different datasets. These kinds are published from one run: its files (:data:`REQUIRED`,
+runs by :mod:`ufsbench.papers.merge`), such tables cannot be assembled from the finished
+tables of runs over different datasets. These kinds are published from one run (BLUFS
+also from several: :mod:`ufsbench.tools.merge_blufs` renders its tables again from the
+merged rows): its files (:data:`REQUIRED`,
 :data:`OPTIONAL`) are copied into ``INTO/runs/<datasets>/`` and then up into ``INTO/``
 itself, each Markdown table with a LaTeX rendering beside it (:func:`markdown_to_latex`) and each
 comparison with the paper with a per-method summary of how far its cells are
