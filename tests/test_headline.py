@@ -122,6 +122,8 @@ def test_blufs_lines_give_the_companions_and_count_weak_paper_cells():
     # not a selection method.
     assert "below our RandomSubset oracle: 1 of 4 (acc" in lines
     assert "(1 = best): blufs 1.50, lapscore 1.50, udfs 3.00." in lines
+    over = headline.blufs_lines(versus, friedman.assign(n_datasets=2))
+    assert "Friedman mean ranks on acc over 2 datasets (1 = best)" in over
     with pytest.raises(ValueError, match="no blufs nmi_max cells"):
         headline.blufs_lines(versus, friedman, "nmi_max")
 

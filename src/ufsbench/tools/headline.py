@@ -202,10 +202,14 @@ def blufs_lines(versus: pd.DataFrame, friedman: pd.DataFrame, metric: str = "acc
         f"{row.method} {row.mean_rank:.2f}"
         for row in friedman.sort_values("mean_rank", kind="stable").itertuples(index=False)
     )
+    # Published parts may cover some datasets only: the ranks say over how many.
+    over = (
+        f" over {int(friedman['n_datasets'].iloc[0])} datasets" if "n_datasets" in friedman else ""
+    )
     lines += [
         "",
         f"The paper's cells of selection methods below our RandomSubset oracle: {below} of "
-        f"{len(selection)} ({metric}, datasets run). Friedman mean ranks on {metric} "
+        f"{len(selection)} ({metric}, datasets run). Friedman mean ranks on {metric}{over} "
         f"(1 = best): {ranks}.",
     ]
     return "\n".join(lines) + "\n"
