@@ -282,3 +282,53 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
     versus = pd.read_csv(into / "lsdcl_crossval_vs_paper.tsv", sep="\t").set_index("metric")
     assert (versus.loc["nmi", "note"] == "not run. edited NMI note").all()
     assert (versus.loc["acc", "note"] == "not run").all()
+
+
+def test_crossval_parts_over_training_sizes_publish_as_one_run(wine_run, tmp_path):
+    """The cross-validation of sizes 60 and 90 run as two parts (each alone, as a long
+    nested search may have to) publishes as the one run over both does."""
+    _, config = wine_run
+    config = {**config, "paper": {**config["paper"]}}
+    config["paper"]["crossval"] = {**config["paper"]["crossval"], "train_sizes": [60, 90]}
+    sizes = {"whole": "[60, 90]", "n60": "[60]", "n90": "[90]"}
+    for name, train_sizes in sizes.items():
+        workdir = tmp_path / name
+        workdir.mkdir()
+        write_config(workdir, config)
+        override = f"paper={{crossval: {{train_sizes: {train_sizes}}}}}"
+        run_snakemake(workdir, "--cores", "2", "--until", "crossval_vs_paper", "--config",
+                      "datasets=[wine]", override)  # fmt: skip
+    config_file = str(tmp_path / "whole" / "config.yaml")
+
+    def publish(run, into, *extra):
+        args = ["--config", config_file, "--into", str(into), "--root", str(ROOT)]
+        publish_run.main([str(tmp_path / run), *args, "--crossval-part", *extra])
+
+    one, merged = tmp_path / "one", tmp_path / "merged"
+    publish("whole", one)
+    publish("n90", merged)
+    publish("n60", merged)
+    assert sorted(p.name for p in (merged / "runs").iterdir()) == [
+        "wine-crossval-nested+full_data_oracle-n60",
+        "wine-crossval-nested+full_data_oracle-n90",
+    ]
+    for name in ("lsdcl_crossval.tsv", "lsdcl_crossval.md", "lsdcl_crossval_vs_paper.tsv"):
+        assert (one / name).read_text() == (merged / name).read_text(), name
+    # the parts publish no dataset: the paper tables stay those of the dataset runs
+    assert not (merged / "lsdcl_acc.tsv").exists()
+    info = json.loads((merged / "runs" / "wine-crossval-nested+full_data_oracle-n60" /
+                       "run.json").read_text())  # fmt: skip
+    assert info["datasets"] == [] and info["crossval"] == [["full_data_oracle", 60], ["nested", 60]]
+    # A size published twice needs --replace, which drops the earlier part.
+    with pytest.raises(SystemExit, match="already published by wine-crossval"):
+        publish("n60", merged)
+    publish("n60", merged, "--replace")
+    assert len(list((merged / "runs").iterdir())) == 2
+    assert (one / "lsdcl_crossval.tsv").read_text() == (merged / "lsdcl_crossval.tsv").read_text()
+    # A part cannot replace the size a dataset run's cross-validation holds.
+    full = tmp_path / "full"
+    workdir, _ = wine_run
+    publish_run.main([str(workdir), "--config", str(workdir / "config.yaml"), "--into",
+                      str(full), "--root", str(ROOT)])  # fmt: skip
+    with pytest.raises(SystemExit, match="publish the other selections or sizes only"):
+        publish("n90", full, "--replace")

@@ -170,3 +170,28 @@ def test_setting_labels_keep_the_grid_parameters():
     assert paperfigures.setting_label(sid, shown) == "lambda1=0.1,t=2,weight=heat"
     assert paperfigures.setting_label(sid) == sid
     assert paperfigures.setting_label("default", shown) == "default"
+
+
+def test_merge_crossval_orders_as_summarize_and_refuses_a_size_twice():
+    from ufsbench.crossval import summarize
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for protocol in ("nested", "full_data_oracle"):
+        for n_train in (60, 90, 120):
+            for draw in range(3):
+                for count in (1, 2):
+                    scores = rng.random(6)
+                    rows.append((protocol, n_train, draw, count, "x", *scores))
+    columns = ["protocol", "n_train", "draw", "n_features", "params"]
+    columns += [f"{s}_{m}" for s in ("train", "test") for m in ("acc", "nmi_max", "nmi_sqrt")]
+    results = pd.DataFrame(rows, columns=columns)
+    whole = summarize(results, dataset="wine", method="lsdcl")
+    parts = [
+        summarize(results[results["n_train"].isin(sizes)], dataset="wine", method="lsdcl")
+        for sizes in ((120,), (60, 90))
+    ]
+    merged = merge_runs.merge_crossval(parts, ["nested", "full_data_oracle"])
+    pd.testing.assert_frame_equal(merged, whole)
+    with pytest.raises(ValueError, match="'nested' at n_train=60 is in cross-validation"):
+        merge_runs.merge_crossval([parts[1], parts[1]])

@@ -205,7 +205,7 @@ rule crossval_tables:
         dataset=lambda wc: crossval_plan()["dataset"],
         method=lambda wc: crossval_plan()["method"],
         selections=lambda wc: crossval_file_selections(),
-        code=code_hash("crossval.py", "io.py"),
+        code=code_hash("crossval.py", "papers/crossval_report.py", "io.py"),
     script:
         "../scripts/crossval_tables.py"
 
@@ -225,7 +225,9 @@ rule crossval_vs_paper:
         notes=lambda wc: paper_path(crossval_plan()["notes"]),
         metric_map=lambda wc: {"nmi": PAPER.nmi},
         selections=lambda wc: crossval_selections(),
-        code=code_hash("reference.py", "crossval.py", "io.py"),
+        code=code_hash(
+            "reference.py", "crossval.py", "papers/crossval_report.py", "io.py"
+        ),
     script:
         "../scripts/crossval_vs_paper.py"
 

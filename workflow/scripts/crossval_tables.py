@@ -3,9 +3,10 @@
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.crossval import render_markdown, summarize
+from ufsbench.crossval import summarize
 from ufsbench.integrity import read_tsv
 from ufsbench.io import write_table, write_text
+from ufsbench.papers.crossval_report import crossval_markdown
 
 log = joblog.setup(snakemake.log[0])
 results = pd.concat(
@@ -18,10 +19,4 @@ results = pd.concat(
 table = summarize(results, dataset=snakemake.params.dataset, method=snakemake.params.method)
 log.info("%d cells", len(table))
 write_table(snakemake.output.tsv, table)
-blocks = [
-    render_markdown(table, m, s, protocol=p)
-    for p in pd.unique(table["protocol"])
-    for s in ("test", "train")
-    for m in ("acc", "nmi_sqrt")
-]
-write_text(snakemake.output.md, "\n".join(blocks))
+write_text(snakemake.output.md, crossval_markdown(table))

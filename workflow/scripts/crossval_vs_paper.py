@@ -6,24 +6,17 @@ The first configured selection is compared with the paper; the others stand besi
 import pandas as pd
 
 from ufsbench import joblog
-from ufsbench.crossval import vs_paper_columns
 from ufsbench.io import write_table
-from ufsbench.reference import load_notes, load_reference, vs_paper
+from ufsbench.papers.crossval_report import crossval_versus
+from ufsbench.reference import load_notes, load_reference
 
 log = joblog.setup(snakemake.log[0])
-reference = load_reference(snakemake.params.reference)
-notes = load_notes(snakemake.params.notes) if snakemake.params.notes else None
-ours = pd.read_csv(snakemake.input[0], sep="\t")
-ours = ours[ours["split"] == "test"].drop(columns="split")
-primary, *others = snakemake.params.selections
-table = vs_paper(
-    reference,
-    ours,
+table = crossval_versus(
+    pd.read_csv(snakemake.input[0], sep="\t"),
+    load_reference(snakemake.params.reference),
+    selections=snakemake.params.selections,
     metric_map=snakemake.params.metric_map,
-    protocol=primary,
-    companions=others,
-    notes=notes,
-    columns=vs_paper_columns(others),
+    notes=load_notes(snakemake.params.notes) if snakemake.params.notes else None,
 )
 ran = table.dropna(subset=["ours"])
 log.info("%d of %d cells; mean diff %.2f", len(ran), len(table), ran["diff"].mean())

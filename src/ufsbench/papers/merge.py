@@ -121,3 +121,43 @@ def _with_unrun_cells(merged: pd.DataFrame, reference: pd.DataFrame) -> pd.DataF
     out = pd.concat([merged, unrun], ignore_index=True)
     rank = [position.get(cell, len(position)) for cell in out[keys].itertuples(index=False)]
     return out.iloc[pd.Series(rank).argsort(kind="stable").to_numpy()].reset_index(drop=True)
+
+
+def merge_crossval(summaries: Sequence[pd.DataFrame], selections=None) -> pd.DataFrame:
+    """One cross-validation summary (:func:`ufsbench.crossval.summarize`) from those of
+    runs over disjoint (selection, training size) pairs.
+
+    A training size's cells depend on its draws only (each split and seed derives from
+    the size and the draw), so runs over some sizes each merge into the summary one run
+    over all of them writes: selections in the order of ``selections`` (then as met),
+    split, metric, size and count as :func:`~ufsbench.crossval.summarize` orders them.
+
+    Raises
+    ------
+    ValueError
+        If no summary is given or a (selection, size) pair is in two of them.
+    """
+    from ..crossval import METRICS
+
+    if not summaries:
+        raise ValueError("merge: no cross-validation summary to merge")
+    owner: dict[tuple, int] = {}
+    for i, table in enumerate(summaries):
+        for key in table[["protocol", "n_train"]].drop_duplicates().itertuples(index=False):
+            key = (key.protocol, int(key.n_train))
+            if owner.setdefault(key, i) != i:
+                raise ValueError(
+                    f"merge: selection {key[0]!r} at n_train={key[1]} is in cross-validation"
+                    f" summaries {owner[key] + 1} and {i + 1}; each must come from one run"
+                )
+    merged = pd.concat(summaries, ignore_index=True)
+    known = list(selections or [])
+    protocols = known + [p for p in pd.unique(merged["protocol"]) if p not in known]
+    rank = {
+        "protocol": {p: r for r, p in enumerate(protocols)},
+        "split": {"train": 0, "test": 1},
+        "metric": {m: r for r, m in enumerate(METRICS)},
+    }
+    order = merged.assign(**{k: merged[k].map(v) for k, v in rank.items()})
+    keys = ["protocol", "split", "metric", "n_train", "n_features"]
+    return merged.loc[order.sort_values(keys, kind="stable").index].reset_index(drop=True)

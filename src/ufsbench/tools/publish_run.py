@@ -24,7 +24,9 @@ run's jobs ran at and how many of its jobs ran method code that has changed sinc
 checkout differs from the one the jobs ran with); see
 :mod:`ufsbench.papers.merge` for why these equal one run over all the datasets. A dataset
 already published by another run is an error unless ``--replace`` drops that run. Without
-``RUN_DIR`` the merged outputs are rebuilt only, e.g. after the notes file changed.
+``RUN_DIR`` the merged outputs are rebuilt only, e.g. after the notes file changed. With
+``--crossval-part`` the run made the cross-validation alone, on some training sizes: its
+tables merge with the other parts' sizes (:func:`ufsbench.papers.merge.merge_crossval`).
 
 A leaderboard config (a ``leaderboard`` section, no ``paper``;
 ``config/experiments/leaderboard.yaml``) and the POCSS, SRSG and BLUFS configs (``css``,
@@ -52,10 +54,13 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from ufsbench.crossval import SUMMARY_COLUMNS
 from ufsbench.io import write_table, write_text
+from ufsbench.papers.crossval_report import crossval_markdown, crossval_versus
 from ufsbench.papers.figures import best_traces, plot_traces, trace_panels
 from ufsbench.papers.merge import (
     concat_disjoint,
+    merge_crossval,
     merge_paper_tables,
     merge_vs_paper,
     renote,
@@ -94,14 +99,21 @@ def require(files: dict[str, Path], what: str) -> None:
         raise SystemExit(f"not a finished {what} run: missing {', '.join(missing)}")
 
 
-def run_files(results: Path, paper: dict) -> dict[str, Path]:
-    """The run's paper outputs to publish: name in the published folder -> path."""
+def run_files(results: Path, paper: dict, *, crossval_part: bool = False) -> dict[str, Path]:
+    """The run's paper outputs to publish: name in the published folder -> path. A
+    cross-validation part publishes its cross-validation tables only."""
     name, tables = paper["name"], results / "tables"
-    files = {f"{name}_{t}.tsv": tables / f"{name}_{t}.tsv" for t in TABLES}
-    files[f"{name}_vs_paper.tsv"] = tables / f"{name}_vs_paper.tsv"
-    require(files, name)
+    if crossval_part:
+        files = {f"{name}_crossval.tsv": tables / f"{name}_crossval.tsv"}
+        require(files, f"{name} cross-validation")
+    else:
+        files = {f"{name}_{t}.tsv": tables / f"{name}_{t}.tsv" for t in TABLES}
+        files[f"{name}_vs_paper.tsv"] = tables / f"{name}_vs_paper.tsv"
+        require(files, name)
     for path in sorted(tables.glob(f"{name}_crossval*")):
         files[path.name] = path
+    if crossval_part:
+        return files
     for path in sorted((results / "figures" / name).glob("*.png")):
         if path.name != "convergence.png":  # spans datasets: redrawn from the merged traces
             files[path.name] = path
@@ -150,29 +162,85 @@ def provenance(run: Path, datasets, jobs: pd.DataFrame, root: Path) -> dict:
     }
 
 
-def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = False) -> Path:
-    """Copy one run's outputs to ``into/runs/<datasets>`` and return that folder."""
+def crossval_cells(summary_file: Path) -> set[tuple[str, int]]:
+    """The (selection, training size) pairs a cross-validation summary holds."""
+    summary = legacy_crossval(pd.read_csv(summary_file, sep="\t"))
+    pairs = summary[["protocol", "n_train"]].drop_duplicates().itertuples(index=False)
+    return {(p.protocol, int(p.n_train)) for p in pairs}
+
+
+def legacy_crossval(summary: pd.DataFrame) -> pd.DataFrame:
+    """A summary from before the selections were named (no ``protocol`` column) is the
+    full-data selection's, the only one run then (measured/lsdcl, 2026-11-26)."""
+    if "protocol" in summary:
+        return summary
+    return summary.assign(protocol="full_data_oracle")[list(SUMMARY_COLUMNS)]
+
+
+def publish(
+    run: Path,
+    config: dict,
+    into: Path,
+    *,
+    root: Path,
+    replace: bool = False,
+    crossval_part: bool = False,
+) -> Path:
+    """Copy one run's outputs to ``into/runs/<datasets>`` and return that folder.
+
+    ``crossval_part``: the run made the cross-validation only, on some training sizes
+    (``--config 'paper={crossval: {train_sizes: [...]}}' --until crossval_vs_paper``);
+    its tables go to ``into/runs/<dataset>-crossval-<selections>-n<sizes>`` and merge with
+    the other runs' sizes."""
     paper = config["paper"] if kind_of(config, "the config") == "paper" else None
+    if crossval_part and not (paper and paper.get("crossval")):
+        raise SystemExit("--crossval-part: the config has no paper.crossval section")
     results = results_of(run, config)
+    cells: set[tuple[str, int]] = set()
     if paper:
-        files = run_files(results, paper)
+        files = run_files(results, paper, crossval_part=crossval_part)
+        summary = files.get(f"{paper['name']}_crossval.tsv")
+        cells = crossval_cells(summary) if summary else set()
+    if crossval_part:
+        datasets = []
+        ran = legacy_crossval(pd.read_csv(summary, sep="\t"))
+        protocols = list(pd.unique(ran["protocol"]))  # the config's order
+        sizes = sorted({size for _, size in cells})
+        folder = (
+            f"{paper['crossval']['dataset']}-crossval-{'+'.join(protocols)}"
+            f"-n{'+'.join(map(str, sizes))}"
+        )
+    elif paper:
         acc = pd.read_csv(files[f"{paper['name']}_acc.tsv"], sep="\t")
         datasets = [d for d in pd.unique(acc["dataset"]) if d != "Average"]
+        folder = run_folder_name(config, datasets)
     else:
         files = run_outputs(results, kinds_of(config))
         datasets = run_datasets(config, files)
+        folder = run_folder_name(config, datasets)
     runs = into / "runs"
-    clashes = [
-        folder
-        for folder in sorted(runs.glob("*/run.json"))
-        if set(json.loads(folder.read_text())["datasets"]) & set(datasets)
-    ]
+    clashes, kept = [], []
+    for record in sorted(runs.glob("*/run.json")):
+        other = json.loads(record.read_text())
+        summary = record.parent / f"{paper['name']}_crossval.tsv" if paper else None
+        shared = cells & crossval_cells(summary) if summary and summary.is_file() else set()
+        if set(other["datasets"]) & set(datasets):
+            clashes.append(record)
+        elif shared:  # a part's sizes, or a whole run's cross-validation
+            # --replace drops an earlier part, never a run's selection cells with it
+            (clashes if not other["datasets"] else kept).append(record)
+    if kept:
+        names = ", ".join(c.parent.name for c in kept)
+        raise SystemExit(
+            f"cross-validation sizes of this run are already published by {names}, with its"
+            " datasets: publish the other selections or sizes only"
+        )
     if clashes and not replace:
         names = ", ".join(c.parent.name for c in clashes)
         raise SystemExit(f"datasets of this run are already published by {names}; --replace")
     # Built beside the published runs and renamed into place once complete, so a failure
     # leaves every earlier publication (and a replaced one) as it was.
-    target = runs / run_folder_name(config, datasets)
+    target = runs / folder
     staging = runs / f".{target.name}.part"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -186,6 +254,8 @@ def publish(run: Path, config: dict, into: Path, *, root: Path, replace: bool = 
         cost = jobs.groupby(["dataset", "method", "stage"], as_index=False)[["cpu_s", "wall_s"]]
         write_table(staging / "cost.tsv", cost.sum())
     info = provenance(run, datasets, jobs, root)
+    if cells:
+        info["crossval"] = sorted([protocol, size] for protocol, size in cells)
     # Per job: the commit and code hash each job ran at (its log's first line).
     recorded, info["jobs"] = run_provenance(run / "logs" / config.get("experiment", "default"))
     write_table(staging / "jobs.tsv", recorded)
@@ -270,6 +340,28 @@ def merge(config: dict, into: Path, root: Path) -> None:
     paper = config["paper"]
     name = paper["name"]
     folders = published_runs(into)
+    # Cross-validation parts hold no dataset's tables: there may be none yet.
+    datasets = [f for f in folders if (f / f"{name}_acc.tsv").is_file()]
+    if datasets:
+        merge_dataset_tables(config, datasets, into, root)
+    crossval = [f for f in folders if (f / f"{name}_crossval.tsv").is_file()]
+    if len(crossval) == 1:  # one run's tables as it wrote them, with the current notes
+        for path in crossval[0].glob(f"{name}_crossval*"):
+            if path.name == f"{name}_crossval_vs_paper.tsv":
+                cv_notes = notes_of(paper.get("crossval") or {}, root)
+                write_table(into / path.name, renote(pd.read_csv(path, sep="\t"), cv_notes))
+            else:
+                shutil.copy2(path, into / path.name)
+    elif crossval:  # runs over disjoint sizes: rendered again from the merged summary
+        merge_crossval_parts(crossval, paper, into, root)
+    write_index(folders, into, root)
+
+
+def merge_dataset_tables(config: dict, folders, into: Path, root: Path) -> None:
+    """Tables 2-3, the comparison with the paper and the convergence figure of the runs
+    ``folders``, merged over their datasets."""
+    paper = config["paper"]
+    name = paper["name"]
     order = config.get("datasets")
     labels = paper.get("labels", {})
     protocol = paper.get("protocol", "oracle")
@@ -303,16 +395,28 @@ def merge(config: dict, into: Path, root: Path) -> None:
         shown = grid_parameters(config["methods"].get(conv["method"]))
         figure = plot_traces(trace_panels(merged), conv["method"], parameters=shown)
         save_figure(figure, into / "convergence.png")
-    crossval = [f for f in folders if list(f.glob(f"{name}_crossval*"))]
-    if len(crossval) > 1:
-        raise SystemExit(f"cross-validation tables in {len(crossval)} runs: publish them from one")
-    for path in crossval[0].glob(f"{name}_crossval*") if crossval else ():
-        if path.name == f"{name}_crossval_vs_paper.tsv":  # with the notes the config has now
-            cv_notes = notes_of(paper.get("crossval") or {}, root)
-            write_table(into / path.name, renote(pd.read_csv(path, sep="\t"), cv_notes))
-        else:
-            shutil.copy2(path, into / path.name)
-    write_index(folders, into, root)
+
+
+def merge_crossval_parts(folders, paper: dict, into: Path, root: Path) -> None:
+    """The cross-validation tables of runs over disjoint (selection, size) pairs, as one
+    run over all of them writes them (:mod:`ufsbench.papers.crossval_report`)."""
+    name, section = paper["name"], paper["crossval"]
+    selections = list(section.get("selection") or ["nested"])
+    summaries = [legacy_crossval(t) for t in read_each(folders, f"{name}_crossval.tsv")]
+    try:
+        summary = merge_crossval(summaries, selections)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    write_table(into / f"{name}_crossval.tsv", summary)
+    write_text(into / f"{name}_crossval.md", crossval_markdown(summary))
+    versus = crossval_versus(
+        summary,
+        load_reference(root / section["reference"]),
+        selections=selections,
+        metric_map={"nmi": paper.get("nmi", "nmi_sqrt")},
+        notes=notes_of(section, root),
+    )
+    write_table(into / f"{name}_crossval_vs_paper.tsv", versus)
 
 
 def write_index(folders, into: Path, root: Path) -> None:
@@ -352,6 +456,11 @@ def main(argv=None):
     parser.add_argument("--into", type=Path, required=True, help="the published folder")
     parser.add_argument("--replace", action="store_true", help="drop runs of the same datasets")
     parser.add_argument(
+        "--crossval-part",
+        action="store_true",
+        help="the run made the cross-validation only, on some training sizes",
+    )
+    parser.add_argument(
         "--root",
         type=Path,
         default=Path.cwd(),
@@ -361,7 +470,14 @@ def main(argv=None):
     config = yaml.safe_load(args.config.read_text())
     kind_of(config, args.config)
     if args.run is not None:
-        folder = publish(args.run, config, args.into, root=args.root, replace=args.replace)
+        folder = publish(
+            args.run,
+            config,
+            args.into,
+            root=args.root,
+            replace=args.replace,
+            crossval_part=args.crossval_part,
+        )
         print(f"published {folder}")
     merge(config, args.into, root=args.root)
     print(f"merged {args.into}")
