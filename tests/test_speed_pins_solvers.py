@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from machine_pins import require_recorded_machine
 from numpy.testing import assert_allclose
 from scipy.linalg import eigh
 from sklearn.datasets import load_wine
@@ -77,6 +78,10 @@ def _wide_data():
 
 
 # (method, data, setting) -> (history, ranking: all of wine's, the first 20 of "wide").
+# L1UFS's differ between kinds of machine from the first objective value on (its start
+# moves with the last bit), so they are compared where they were recorded (re-recorded
+# 2026-11-27, code unchanged; tests/machine_pins.py); RUFS's and LSDCL's held on both.
+MACHINE_SPECIFIC = {"l1ufs"}
 PINS = [
     ("rufs", "wine", {"nu": 1.0, "alpha": 1.0, "beta": 1.0, "max_iter": 5},
      [647102.5785057924, 276087.72174277366, 133738.9604882458, 77524.85346361314,
@@ -91,16 +96,16 @@ PINS = [
       6239.960070859318],
      [101, 86, 49, 93, 75, 17, 67, 6, 39, 77, 113, 100, 70, 12, 13, 10, 80, 58, 81, 34]),
     ("l1ufs", "wine", {"lambda1": 1.0, "lambda2": 1.0, "max_iter": 5},
-     [7331.021056730419, 6705.362627296747, 6455.249264199999, 6362.908538915006,
-      6312.49889890036],
-     [7, 10, 6, 0, 5, 8, 2, 12, 11, 1, 9, 4, 3]),
+     [7373.766161750838, 6725.361971420806, 6466.495749391701, 6364.735321527403,
+      6315.494739141643],
+     [7, 10, 6, 0, 5, 8, 2, 11, 12, 1, 9, 4, 3]),
     ("l1ufs", "wine", {"lambda1": 0.1, "lambda2": 10.0, "max_iter": 5},
-     [1101.248935803787, 1022.8157670418892, 981.7416121783012, 977.2773014963246,
-      981.4385701049567],
+     [1100.793451770009, 1023.9707390223857, 984.4752442078723, 978.3264690930424,
+      982.2180482649226],
      [0, 12, 4, 3, 9, 11, 1, 6, 5, 8, 2, 10, 7]),
     ("l1ufs", "wide", {"lambda1": 1.0, "lambda2": 1.0, "max_iter": 5},
-     [881.7672735858345, 622.1252245633497, 492.40107734033916, 428.6427995948862,
-      407.1506521853655],
+     [881.7673257255124, 622.1252835139674, 492.40112102385456, 428.6428443086065,
+      407.15069811076665],
      [86, 37, 93, 101, 49, 77, 6, 113, 12, 75, 70, 13, 80, 67, 10, 65, 14, 23, 39, 17]),
     ("lsdcl", "wine", {"lambda1": 1.0, "lambda2": 1.0, "gamma": 1.0, "max_iter": 10},
      [3187900908.8114185, 20479938.76656262, 993661.1884666604, 419523.1990624375,
@@ -130,6 +135,8 @@ def _run(method, data, setting):
 @pytest.mark.parametrize("case", PINS, ids=lambda case: f"{case[0]}-{case[1]}-{case[2]}")
 def test_profiled_methods_pin_history_and_ranking(case):
     method, data, setting, history, ranking = case
+    if method in MACHINE_SPECIFIC:
+        require_recorded_machine()
     sel = _run(method, data, setting)
     assert_allclose(sel.history, history, rtol=1e-10)
     assert list(sel.ranking[: len(ranking)]) == ranking
