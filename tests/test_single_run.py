@@ -146,3 +146,20 @@ def test_blufs_merge_refuses_runs_that_disagree_on_a_shared_file(tmp_path):
     staging.mkdir()
     with pytest.raises(SystemExit, match="blufs_synthetic_planted.tsv differs between"):
         merge_runs(runs, staging, {"blufs": {}}, root=tmp_path)
+
+
+def test_a_blufs_part_leaves_out_files_an_earlier_part_left_in_its_folder(tmp_path, capsys):
+    from ufsbench.tools.publish_run import without_other_datasets
+
+    cells = tmp_path / "blufs_cells.tsv"
+    cells.write_text("dataset\tmethod\nwine\tblufs\n")
+    names = ["blufs_cells.tsv", "stability_wine.png", "stability_iris.png",
+             "blufs_stability_iris.tsv", "iris_curves.png", "synthetic_planted.png",
+             "blufs_table2.md"]  # fmt: skip
+    files = {name: tmp_path / name for name in names}
+    kept = without_other_datasets(files, {"datasets": ["wine", "iris"]})
+    assert sorted(kept) == sorted(
+        ["blufs_cells.tsv", "stability_wine.png", "synthetic_planted.png", "blufs_table2.md"]
+    )
+    assert "left out" in capsys.readouterr().out
+    assert without_other_datasets(files, {"datasets": ["wine"]}) == files

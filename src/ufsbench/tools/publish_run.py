@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 from datetime import UTC, datetime
@@ -216,6 +217,8 @@ def publish(
         folder = run_folder_name(config, datasets)
     else:
         files = run_outputs(results, kinds_of(config))
+        if kinds_of(config) == ["blufs"]:  # its parts may share one results folder
+            files = without_other_datasets(files, config)
         datasets = run_datasets(config, files)
         folder = run_folder_name(config, datasets)
     runs = into / "runs"
@@ -296,6 +299,23 @@ def run_datasets(config: dict, files: dict[str, Path]) -> list[str]:
             if "dataset" in columns:
                 found |= set(pd.read_csv(path, sep="\t", usecols=["dataset"])["dataset"])
     return [d for d in order if d in found]
+
+
+def without_other_datasets(files: dict[str, Path], config: dict) -> dict[str, Path]:
+    """A BLUFS run's files without those of datasets its tables do not hold.
+
+    Runs over parts of the datasets may share one checkout: a later part's results folder
+    still holds the per-dataset figures and tables of an earlier part (named
+    ``<kind>_<dataset>.<ext>`` or ``<dataset>_<kind>.<ext>``), which are that part's."""
+    ran = set(pd.read_csv(files["blufs_cells.tsv"], sep="\t", usecols=["dataset"])["dataset"])
+    others = [d for d in config.get("datasets", []) if d not in ran]
+    if not others:
+        return files
+    stale = re.compile(rf"(^|_)({'|'.join(map(re.escape, others))})(_|\.)")
+    left_out = sorted(name for name in files if stale.search(name))
+    if left_out:
+        print(f"left out, files of datasets this run's tables do not hold: {', '.join(left_out)}")
+    return {name: path for name, path in files.items() if name not in left_out}
 
 
 def run_folder_name(config: dict, datasets) -> str:
