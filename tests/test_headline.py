@@ -124,6 +124,8 @@ def test_blufs_lines_give_the_companions_and_count_weak_paper_cells():
     assert "(1 = best): blufs 1.50, lapscore 1.50, udfs 3.00." in lines
     over = headline.blufs_lines(versus, friedman.assign(n_datasets=2))
     assert "Friedman mean ranks on acc over 2 datasets (1 = best)" in over
+    one = headline.blufs_lines(versus, friedman.assign(mean_rank=None))
+    assert "Friedman ranks: not yet, they need two datasets." in one and "nan" not in one
     with pytest.raises(ValueError, match="no blufs nmi_max cells"):
         headline.blufs_lines(versus, friedman, "nmi_max")
 

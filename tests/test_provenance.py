@@ -79,6 +79,18 @@ def test_job_records_are_read_from_the_log_tree(tmp_path):
     assert provenance.distinct_versions(jobs) == [{"numpy": "2.0"}]
 
 
+def test_run_provenance_leaves_out_the_jobs_of_another_parts_datasets(tmp_path):
+    base = {"modified": 0, "versions": {"numpy": "2.0"}}
+    write_log(tmp_path / "select/wine/ndfs/c0.log", {**base, "commit": "aaa", "code": "h1"})
+    write_log(tmp_path / "select/iris/ndfs/c0.log", {**base, "commit": "bbb", "code": "h1"})
+    write_log(tmp_path / "aggregate.log", {**base, "commit": "aaa"})
+    summary, info = provenance.run_provenance(tmp_path, exclude_datasets=["iris"])
+    assert set(summary["dataset"]) == {"wine", ""} and summary["jobs"].sum() == 2
+    assert info["job_commits"] == ["aaa"] and info["jobs_recorded"] == 2
+    _, everything = provenance.run_provenance(tmp_path)
+    assert everything["job_commits"] == ["aaa", "bbb"]
+
+
 def test_stale_cells_flag_method_code_changed_since():
     jobs = pd.DataFrame(
         {

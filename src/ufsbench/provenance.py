@@ -251,10 +251,14 @@ def workflow_codebase(lib=LIBRARY, scripts=None):
     return CodeBase(lib, readers=readers)
 
 
-def run_provenance(logs) -> tuple[pd.DataFrame, dict]:
+def run_provenance(logs, exclude_datasets=()) -> tuple[pd.DataFrame, dict]:
     """A finished run's job records (its ``logs/<experiment>`` folder), summarised, and
-    what its ``run.json`` says of them: the distinct commits and package-version sets."""
+    what its ``run.json`` says of them: the distinct commits and package-version sets.
+    ``exclude_datasets``: datasets whose jobs belong to another run made in the same
+    folder (an earlier part of the config's datasets), left out."""
     jobs = read_job_records(logs)
+    if len(jobs) and exclude_datasets:
+        jobs = jobs[~jobs["dataset"].isin(list(exclude_datasets))]
     summary = summarise_jobs(jobs)
     return summary, {
         "jobs_recorded": len(jobs),

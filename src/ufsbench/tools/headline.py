@@ -198,20 +198,21 @@ def blufs_lines(versus: pd.DataFrame, friedman: pd.DataFrame, metric: str = "acc
         )
     selection = cells[(cells["method"] != "allfea") & cells["random_oracle"].notna()]
     below = int((selection["paper"] < selection["random_oracle"]).sum())
+    counted = (
+        f"The paper's cells of selection methods below our RandomSubset oracle: {below} of "
+        f"{len(selection)} ({metric}, datasets run)."
+    )
+    if friedman["mean_rank"].isna().all():  # one dataset published: nothing to rank
+        lines += ["", f"{counted} Friedman ranks: not yet, they need two datasets."]
+        return "\n".join(lines) + "\n"
     ranks = ", ".join(
         f"{row.method} {row.mean_rank:.2f}"
         for row in friedman.sort_values("mean_rank", kind="stable").itertuples(index=False)
     )
     # Published parts may cover some datasets only: the ranks say over how many.
-    over = (
-        f" over {int(friedman['n_datasets'].iloc[0])} datasets" if "n_datasets" in friedman else ""
-    )
-    lines += [
-        "",
-        f"The paper's cells of selection methods below our RandomSubset oracle: {below} of "
-        f"{len(selection)} ({metric}, datasets run). Friedman mean ranks on {metric}{over} "
-        f"(1 = best): {ranks}.",
-    ]
+    n_datasets = friedman.get("n_datasets")
+    over = f" over {int(n_datasets.iloc[0])} datasets" if n_datasets is not None else ""
+    lines += ["", f"{counted} Friedman mean ranks on {metric}{over} (1 = best): {ranks}."]
     return "\n".join(lines) + "\n"
 
 

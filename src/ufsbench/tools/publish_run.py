@@ -252,7 +252,13 @@ def publish(
     traces = convergence_data(results, paper, datasets) if paper else None
     if traces is not None:
         write_table(staging / f"{paper['name']}_convergence_traces.tsv", traces)
+    # An earlier run in the same folder over other datasets of the config (a part) left
+    # its jobs' benchmarks and logs there: they are that run's, not this one's.
+    kept = set(datasets) | ({paper["crossval"]["dataset"]} if crossval_part else set())
+    others = [d for d in config.get("datasets", []) if d not in kept]
     jobs = job_costs(results)
+    if len(jobs):
+        jobs = jobs[~jobs["dataset"].isin(others)]
     if len(jobs):
         cost = jobs.groupby(["dataset", "method", "stage"], as_index=False)[["cpu_s", "wall_s"]]
         write_table(staging / "cost.tsv", cost.sum())
@@ -260,7 +266,8 @@ def publish(
     if cells:
         info["crossval"] = sorted([protocol, size] for protocol, size in cells)
     # Per job: the commit and code hash each job ran at (its log's first line).
-    recorded, info["jobs"] = run_provenance(run / "logs" / config.get("experiment", "default"))
+    logs = run / "logs" / config.get("experiment", "default")
+    recorded, info["jobs"] = run_provenance(logs, exclude_datasets=others)
     write_table(staging / "jobs.tsv", recorded)
     write_text(staging / "run.json", json.dumps(info, indent=2) + "\n")
     for clash in clashes:
