@@ -148,3 +148,18 @@ def test_sweep_lines_order_settings_by_value_and_mark_default_and_best():
     assert "| heart | — | **0.6400** | 0.6200 | 0.6000 |" in lines  # no srsg paper cell
     with pytest.raises(ValueError, match="no km settings"):
         headline.sweep_lines(settings, versus, "km")
+
+
+def test_crossval_line_reports_the_selection_beside_the_compared_one():
+    nan = float("nan")
+    versus = pd.DataFrame({
+        "protocol": "nested", "metric": "acc", "paper": [90.0, 80.0, 70.0],
+        "ours": [88.0, nan, nan], "full_data_oracle": [85.0, 75.0, 65.0],
+    })  # fmt: skip
+    lines = headline.crossval_line(versus).splitlines()
+    assert lines == [
+        "- test acc, selection `nested`: 88.00 against the paper's 90.00 (-2.00), mean over"
+        " 1 cells.",
+        "- test acc, selection `full_data_oracle`: 75.00 against the paper's 80.00 (-5.00), mean"
+        " over 3 cells.",
+    ]

@@ -51,20 +51,26 @@ def cells_table(versus: pd.DataFrame, method: str, metric: str, labels=None) -> 
 
 def crossval_line(versus: pd.DataFrame) -> str:
     """One sentence per metric and selection of a ``*_crossval_vs_paper.tsv`` table: the
-    mean over its cells of ours and the paper's, and how many cells it has."""
+    mean over its cells of ours and the paper's, and how many cells it has. The compared
+    selection is the ``ours`` column; another one stands beside it in a column of its
+    name (:func:`ufsbench.crossval.vs_paper_columns`)."""
+    from ufsbench.crossval import SELECTIONS
+
     lines = []
     # Tables published before the selections were named call the full-data one "oracle".
     versus = versus.replace({"protocol": {"oracle": "full_data_oracle"}})
+    beside = [name for name in SELECTIONS if name in versus.columns]
     for (protocol, metric), part in versus.groupby(["protocol", "metric"], sort=False):
-        ran = part.dropna(subset=["ours"])
-        if ran.empty:
-            lines.append(f"- {metric}, selection `{protocol}`: not run.")
-            continue
-        ours, paper = ran["ours"].mean(), ran["paper"].mean()
-        lines.append(
-            f"- test {metric}, selection `{protocol}`: {ours:.2f} against the paper's "
-            f"{paper:.2f} ({ours - paper:+.2f}), mean over {len(ran)} cells."
-        )
+        for name, column in [(protocol, "ours"), *((b, b) for b in beside)]:
+            ran = part.dropna(subset=[column])
+            if ran.empty:
+                lines.append(f"- {metric}, selection `{name}`: not run.")
+                continue
+            ours, paper = ran[column].mean(), ran["paper"].mean()
+            lines.append(
+                f"- test {metric}, selection `{name}`: {ours:.2f} against the paper's "
+                f"{paper:.2f} ({ours - paper:+.2f}), mean over {len(ran)} cells."
+            )
     return "\n".join(lines) + "\n"
 
 
