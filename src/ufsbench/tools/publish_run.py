@@ -163,11 +163,34 @@ def provenance(run: Path, datasets, jobs: pd.DataFrame, root: Path) -> dict:
     }
 
 
-def crossval_cells(summary_file: Path) -> set[tuple[str, int]]:
+def read_crossval(path: Path) -> pd.DataFrame:
+    """A published or run's cross-validation summary, with its ``protocol`` column."""
+    return legacy_crossval(pd.read_csv(path, sep="\t"))
+
+
+def crossval_cells(summary: pd.DataFrame) -> set[tuple[str, int]]:
     """The (selection, training size) pairs a cross-validation summary holds."""
-    summary = legacy_crossval(pd.read_csv(summary_file, sep="\t"))
     pairs = summary[["protocol", "n_train"]].drop_duplicates().itertuples(index=False)
     return {(p.protocol, int(p.n_train)) for p in pairs}
+
+
+def crossval_part_name(dataset: str, summary: pd.DataFrame) -> str:
+    """``<dataset>-crossval-<selections>-n<sizes>``: a cross-validation part's folder."""
+    selections = "+".join(pd.unique(summary["protocol"]))  # the config's order
+    sizes = "+".join(str(n) for n in sorted(pd.unique(summary["n_train"])))
+    return f"{dataset}-crossval-{selections}-n{sizes}"
+
+
+def crossval_clashes(records, cells: set, name: str) -> tuple[list[Path], list[Path]]:
+    """The published runs whose cross-validation shares a (selection, size) with
+    ``cells``: parts (``--replace`` may drop them), and runs of datasets (never dropped)."""
+    parts, whole = [], []
+    for record in records:
+        summary = record.parent / f"{name}_crossval.tsv"
+        if summary.is_file() and cells & crossval_cells(read_crossval(summary)):
+            has_datasets = bool(json.loads(record.read_text())["datasets"])
+            (whole if has_datasets else parts).append(record)
+    return parts, whole
 
 
 def legacy_crossval(summary: pd.DataFrame) -> pd.DataFrame:
@@ -200,17 +223,12 @@ def publish(
     cells: set[tuple[str, int]] = set()
     if paper:
         files = run_files(results, paper, crossval_part=crossval_part)
-        summary = files.get(f"{paper['name']}_crossval.tsv")
-        cells = crossval_cells(summary) if summary else set()
+        summary_file = files.get(f"{paper['name']}_crossval.tsv")
+        summary = read_crossval(summary_file) if summary_file else None
+        cells = crossval_cells(summary) if summary is not None else set()
     if crossval_part:
         datasets = []
-        ran = legacy_crossval(pd.read_csv(summary, sep="\t"))
-        protocols = list(pd.unique(ran["protocol"]))  # the config's order
-        sizes = sorted({size for _, size in cells})
-        folder = (
-            f"{paper['crossval']['dataset']}-crossval-{'+'.join(protocols)}"
-            f"-n{'+'.join(map(str, sizes))}"
-        )
+        folder = crossval_part_name(paper["crossval"]["dataset"], summary)
     elif paper:
         acc = pd.read_csv(files[f"{paper['name']}_acc.tsv"], sep="\t")
         datasets = [d for d in pd.unique(acc["dataset"]) if d != "Average"]
@@ -221,26 +239,22 @@ def publish(
             files = without_other_datasets(files, config)
         datasets = run_datasets(config, files)
         folder = run_folder_name(config, datasets)
-    runs = into / "runs"
-    clashes, kept = [], []
-    for record in sorted(runs.glob("*/run.json")):
-        other = json.loads(record.read_text())
-        summary = record.parent / f"{paper['name']}_crossval.tsv" if paper else None
-        shared = cells & crossval_cells(summary) if summary and summary.is_file() else set()
-        if set(other["datasets"]) & set(datasets):
-            clashes.append(record)
-        elif shared:  # a part's sizes, or a whole run's cross-validation
-            # --replace drops an earlier part, never a run's selection cells with it
-            (clashes if not other["datasets"] else kept).append(record)
-    if kept:
-        names = ", ".join(c.parent.name for c in kept)
-        raise SystemExit(
-            f"cross-validation sizes of this run are already published by {names}, with its"
-            " datasets: publish the other selections or sizes only"
-        )
+    records = sorted((into / "runs").glob("*/run.json"))
+    clashes = [r for r in records if set(json.loads(r.read_text())["datasets"]) & set(datasets)]
+    if cells:  # --replace drops an earlier part, never a run's selection cells with it
+        rest = [r for r in records if r not in clashes]  # (those go with --replace)
+        parts, whole = crossval_clashes(rest, cells, paper["name"])
+        if whole:
+            names = ", ".join(r.parent.name for r in whole)
+            raise SystemExit(
+                f"cross-validation sizes of this run are already published by {names}, with"
+                " its datasets: publish the other selections or sizes only"
+            )
+        clashes += parts
     if clashes and not replace:
         names = ", ".join(c.parent.name for c in clashes)
         raise SystemExit(f"datasets of this run are already published by {names}; --replace")
+    runs = into / "runs"
     # Built beside the published runs and renamed into place once complete, so a failure
     # leaves every earlier publication (and a replaced one) as it was.
     target = runs / folder
@@ -254,8 +268,8 @@ def publish(
         write_table(staging / f"{paper['name']}_convergence_traces.tsv", traces)
     # An earlier run in the same folder over other datasets of the config (a part) left
     # its jobs' benchmarks and logs there: they are that run's, not this one's.
-    kept = set(datasets) | ({paper["crossval"]["dataset"]} if crossval_part else set())
-    others = [d for d in config.get("datasets", []) if d not in kept]
+    ran = set(datasets) | ({paper["crossval"]["dataset"]} if crossval_part else set())
+    others = [d for d in config.get("datasets", []) if d not in ran]
     jobs = job_costs(results)
     if len(jobs):
         jobs = jobs[~jobs["dataset"].isin(others)]
@@ -429,7 +443,7 @@ def merge_crossval_parts(folders, paper: dict, into: Path, root: Path) -> None:
     run over all of them writes them (:mod:`ufsbench.papers.crossval_report`)."""
     name, section = paper["name"], paper["crossval"]
     selections = list(section.get("selection") or ["nested"])
-    summaries = [legacy_crossval(t) for t in read_each(folders, f"{name}_crossval.tsv")]
+    summaries = [read_crossval(f / f"{name}_crossval.tsv") for f in folders]
     try:
         summary = merge_crossval(summaries, selections)
     except ValueError as error:
