@@ -242,13 +242,28 @@ def test_numba_and_numpy_builds_agree():
     np.testing.assert_allclose(fast.trace, plain.trace, rtol=1e-9)
 
 
-def screen_builds():
+def kernel_builds(helper: str):
     from ufsbench.css import _pocss_kernel as kernel
 
-    builds = [("numpy", kernel._numpy_helpers()["screen"])]
+    builds = [("numpy", kernel._numpy_helpers()[helper])]
     if HAVE_NUMBA:
-        builds.append(("numba", kernel.screen))
+        builds.append(("numba", getattr(kernel, helper)))
     return builds
+
+
+def screen_builds():
+    return kernel_builds("screen")
+
+
+@pytest.mark.parametrize("build, exact", kernel_builds("exact"))
+def test_exact_recompute_rejects_a_singular_subset_instead_of_raising(build, exact):
+    """The drift control's recompute from scratch meets an exactly singular G_cc when
+    round-off let dependent columns in (refresh=64 on Communities & Crime did): the
+    offspring is rejected (f = inf), the run goes on."""
+    G = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 2.0]])
+    Hy, My = np.zeros((3, 3)), np.eye(3)
+    assert exact(G, np.array([0, 1]), 2, Hy, My, 4.0) == np.inf
+    assert exact(G, np.array([0, 2]), 2, Hy, My, 4.0) == pytest.approx(4.0 - 1.5)
 
 
 @pytest.mark.parametrize("build, screen", screen_builds())

@@ -63,7 +63,10 @@ def _numpy_helpers() -> dict:
     def exact(G, idx, r, Hy, My, trG):
         sub = idx[:r]
         Gcc = G[np.ix_(sub, sub)]
-        Hy[:r, :r] = np.linalg.inv(Gcc)
+        try:
+            Hy[:r, :r] = np.linalg.inv(Gcc)
+        except np.linalg.LinAlgError:
+            return np.inf  # exactly singular: rejected like any rank-deficient offspring
         return trG - float(np.sum(Hy[:r, :r] * My[:r, :r]))
 
     def swap_delete(A, r, i):
@@ -167,7 +170,10 @@ def _numba_helpers() -> dict:
         for a in range(r):
             for b in range(r):
                 Gcc[a, b] = G[idx[a], idx[b]]
-        Hinv = np.linalg.inv(Gcc)
+        try:
+            Hinv = np.linalg.inv(Gcc)
+        except Exception:  # numba catches only by the base class
+            return np.inf  # exactly singular: rejected like any rank-deficient offspring
         s = 0.0
         for a in range(r):
             for b in range(r):
