@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import normalized_mutual_info_score
 
-from ufsbench.metrics import clustering_accuracy, contingency, nmi
+from ufsbench.metrics import clustering_accuracy, clustering_scores, contingency, nmi
 
 
 def brute_force_accuracy(y_true, y_pred) -> float:
@@ -119,6 +119,64 @@ def test_metrics_reject_length_mismatch():
 def test_contingency_counts():
     C = contingency(["a", "a", "b", "b", "b"], [1, 2, 2, 2, 1])
     assert C.tolist() == [[1, 1], [1, 2]]
+
+
+def sorting_contingency(y_true, y_pred) -> np.ndarray:
+    """The table by sorting every labeling (the code before counting): the reference."""
+    classes, class_idx = np.unique(np.asarray(y_true), return_inverse=True)
+    clusters, cluster_idx = np.unique(np.asarray(y_pred), return_inverse=True)
+    C = np.zeros((len(classes), len(clusters)), dtype=np.int64)
+    np.add.at(C, (class_idx.ravel(), cluster_idx.ravel()), 1)
+    return C
+
+
+def label_kinds(rng, n):
+    """Labelings of every kind the counting path or its fallback meets."""
+    k = int(rng.integers(1, 12))
+    yield rng.integers(0, k, size=n)  # k-means labels, some clusters maybe empty
+    yield rng.integers(0, k, size=n).astype(np.uint8)
+    yield rng.integers(0, k, size=n).astype(np.uint64)
+    yield rng.integers(0, k, size=n) * 97 + 3  # gaps between the values
+    yield rng.integers(-3, k, size=n)  # negatives: sorted by unique
+    yield rng.integers(0, 2, size=n) * (10 * n + 5000)  # too sparse to count
+    yield rng.integers(0, k, size=n).astype(float) / 2
+    yield np.array(list("abcdefghijk"))[rng.integers(0, k, size=n)]
+    yield rng.integers(0, 2, size=n).astype(bool)
+
+
+def test_counted_contingency_equals_the_sorted_one():
+    from ufsbench.metrics import _label_codes
+
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n = int(rng.integers(1, 300))
+        kinds = list(label_kinds(rng, n))
+        for y_true in kinds:
+            for y_pred in kinds:
+                true_idx, n_classes = _label_codes(y_true)
+                pred_idx, n_clusters = _label_codes(y_pred)
+                C = np.zeros((n_classes, n_clusters), dtype=np.int64)
+                np.add.at(C, (true_idx, pred_idx), 1)
+                assert np.array_equal(C, contingency(y_true, y_pred))
+                assert np.array_equal(C, sorting_contingency(y_true, y_pred))
+
+
+def test_clustering_scores_are_the_single_metrics_bit_for_bit():
+    rng = np.random.default_rng(3)
+    cases = list(random_labelings(200, seed=4))
+    for _ in range(100):
+        n = int(rng.integers(2, 400))
+        cases.append((rng.integers(0, 10, size=n), rng.integers(0, 10, size=n)))
+    kinds = list(label_kinds(rng, 50))
+    cases += [(a, b) for a in kinds for b in kinds]
+    for y_true, y_pred in cases:
+        acc, nmi_max, nmi_sqrt = clustering_scores(y_true, y_pred)
+        assert acc == clustering_accuracy(y_true, y_pred)
+        assert nmi_max == nmi(y_true, y_pred, "max")
+        assert nmi_sqrt == nmi(y_true, y_pred, "sqrt")
+        if y_true.dtype.kind in "iu" and y_pred.dtype.kind in "iu":
+            reference = normalized_mutual_info_score(y_true, y_pred, average_method="max")
+            assert np.isclose(nmi_max, reference, rtol=0, atol=1e-12)
 
 
 def test_assignment_is_scipys_without_importing_scipy_optimize():

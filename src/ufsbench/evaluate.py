@@ -18,7 +18,7 @@ from .api import check_data, check_feature_counts
 from .io import atomic_path
 from .kmeans import cluster
 from .methods.base import Selection
-from .metrics import clustering_accuracy, nmi
+from .metrics import clustering_scores
 from .seeding import derive_seed
 
 SCORE_COLUMNS = ("n_features", "repeat", "acc", "nmi_max", "nmi_sqrt")
@@ -128,11 +128,7 @@ def evaluate_selection(
             scores = None if cache is None else cache.get(key)
             if scores is None:
                 labels = cluster(Xm, n_clusters, random_state=seed, **kmeans)
-                scores = (
-                    clustering_accuracy(y, labels),
-                    nmi(y, labels, "max"),
-                    nmi(y, labels, "sqrt"),
-                )
+                scores = clustering_scores(y, labels)
                 if cache is not None:
                     cache[key] = scores
             rows.append((m, repeat, *scores))

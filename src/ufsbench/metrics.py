@@ -30,6 +30,60 @@ def contingency(y_true, y_pred) -> np.ndarray:
     return C
 
 
+def clustering_scores(y_true, y_pred) -> tuple[float, float, float]:
+    """ACC, NMI (``"max"``) and NMI (``"sqrt"``) of one labeling, from one contingency table.
+
+    The values :func:`clustering_accuracy` and :func:`nmi` give, bit for bit (a test
+    checks), about 3x faster: the table is counted once (``np.bincount`` of the label
+    codes) instead of sorted three times, and the mutual information computed once. The
+    single-score functions keep their own code because the SRSG graph jobs' code hash
+    covers it: changing it would re-run those jobs (3.3 CPU h) for the same numbers.
+
+    Examples
+    --------
+    >>> clustering_scores([0, 0, 1, 1], [1, 1, 0, 0])
+    (1.0, 1.0, 1.0)
+    """
+    y_true, y_pred = _check_labels(y_true, y_pred)
+    class_idx, n_classes = _label_codes(y_true)
+    cluster_idx, n_clusters = _label_codes(y_pred)
+    flat = np.bincount(class_idx * n_clusters + cluster_idx, minlength=n_classes * n_clusters)
+    C = flat.reshape(n_classes, n_clusters).astype(np.int64, copy=False)
+    rows, cols = _linear_sum_assignment()(C, maximize=True)
+    acc = float(C[rows, cols].sum() / C.sum())
+    if n_classes == 1 and n_clusters == 1:
+        return acc, 1.0, 1.0
+    if n_classes == 1 or n_clusters == 1:
+        return acc, 0.0, 0.0
+    # nmi()'s arithmetic, with the mutual information and the entropies shared
+    P = C / C.sum()
+    p_class = P.sum(axis=1)
+    p_cluster = P.sum(axis=0)
+    nz = P > 0
+    outer = np.outer(p_class, p_cluster)
+    mi = float(np.sum(P[nz] * np.log(P[nz] / outer[nz])))
+    h_class = _entropy(p_class)
+    h_cluster = _entropy(p_cluster)
+    nmi_max = float(np.clip(mi / max(h_class, h_cluster), 0.0, 1.0))
+    nmi_sqrt = float(np.clip(mi / np.sqrt(h_class * h_cluster), 0.0, 1.0))
+    return acc, nmi_max, nmi_sqrt
+
+
+def _label_codes(labels: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each label's position among the sorted distinct labels, and their number: the
+    inverse ``np.unique`` gives, by counting for small non-negative integers (k-means
+    labels, class codes), by sorting otherwise."""
+    if labels.dtype.kind in "iu":
+        low, high = labels.min(), labels.max()
+        if low >= 0 and high <= 4 * labels.size + 1024:
+            labels = labels.astype(np.intp, copy=False)
+            present = np.bincount(labels, minlength=int(high) + 1) > 0
+            code = np.cumsum(present) - 1
+            return code[labels], int(code[-1]) + 1
+    _, inverse = np.unique(labels, return_inverse=True)
+    return inverse.ravel(), int(inverse.max()) + 1
+
+
 def clustering_accuracy(y_true, y_pred) -> float:
     """Clustering accuracy: the fraction of samples correct under the best cluster-to-class map.
 
