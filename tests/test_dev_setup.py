@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 FULL_SUITE = (
     'UFSBENCH_SLURM_TESTS=1 python -m pytest -m "" -n auto --maxprocesses 4 --dist loadgroup'
+    " --durations=20"
 )
 
 
