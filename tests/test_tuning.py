@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -15,6 +16,7 @@ from ufsbench.methods.registry import get_method
 from ufsbench.plan import expand_grid, setting_id
 from ufsbench.tuning import (
     merge_parts,
+    reseed,
     run_settings,
     stage1_winners,
     stage2_part,
@@ -170,3 +172,65 @@ def test_selection_file_names_a_stale_setting(tmp_path):
     with pytest.raises(LookupError, match=r"no selection for setting 'gamma=2'.*'gamma=1'.*mtime"):
         selections["gamma=2"]
     assert "gamma=2" not in selections and selections.get("gamma=2") is None
+
+
+SOGFS_SMALL = {"max_iter": 3, "gamma": 1.0}
+
+
+@pytest.mark.parametrize("n_samples", [150, 601])
+def test_sogfs_declares_seed_free_exactly_where_its_seed_is_unused(n_samples):
+    """On up to 600 samples SOGFS's seed reaches nothing (a dense eigh); above, it starts
+    the Lanczos solver of the graph's spectral embedding."""
+    from ufsbench import rank_features
+    from ufsbench.methods import _adaptive_graph
+    from ufsbench.synthetic import planted
+
+    X, _, _ = planted(n_samples=n_samples, n_informative=4, n_noise=8, n_clusters=3,
+                      random_state=3)  # fmt: skip
+    spec = get_method("sogfs")
+    assert spec.seed_free(*X.shape) == (n_samples <= _adaptive_graph._DENSE_EIGH_MAX)
+    calls = []
+    original = _adaptive_graph.laplacian_bottom
+
+    def spy(L, c, random_state=0):
+        calls.append(L.shape[0] > _adaptive_graph._DENSE_EIGH_MAX)
+        return original(L, c, random_state)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(_adaptive_graph, "laplacian_bottom", spy)
+    try:
+        fits = [
+            rank_features(X, "sogfs", n_clusters=3, random_state=seed, **SOGFS_SMALL).scores
+            for seed in (0, 12345)
+        ]
+    finally:
+        mp.undo()
+    assert calls and all(lanczos == (not spec.seed_free(*X.shape)) for lanczos in calls)
+    if spec.seed_free(*X.shape):
+        assert np.array_equal(fits[0], fits[1])
+
+
+def test_reseed_fits_a_seed_free_method_once_with_the_same_rows(planted_data, monkeypatch):
+    import ufsbench.tuning as tuning
+    from ufsbench.methods import registry
+
+    X, y, _ = planted_data
+    spec = get_method("sogfs")
+    fits = []
+    original = tuning.rank_features
+
+    def counting(*args, **kwargs):
+        fits.append(kwargs["random_state"])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(tuning, "rank_features", counting)
+    common = dict(dataset="planted", n_clusters=3, kmeans=KMEANS, seeds=4)
+    once = reseed(X, y, "sogfs", SOGFS_SMALL, 6, **common)
+    assert len(fits) == 1
+    every = dataclasses.replace(spec, seed_free=None)
+    monkeypatch.setattr(registry, "get_method", lambda name: every)
+    fits.clear()
+    each = reseed(X, y, "sogfs", SOGFS_SMALL, 6, **common)
+    assert len(fits) == 4 and len(set(fits)) == 4
+    pd.testing.assert_frame_equal(once, each)
+    assert once["seed"].tolist() == [0, 1, 2, 3]

@@ -198,7 +198,9 @@ def reseed(
     draws the method's random start from ``derive_seed(dataset, method, params,
     "reseed", r)`` and is clustered by the same protocol (k-means seeds as usual).
     Returns one row per seed: ``seed``, the mean ``acc``/``nmi_max``/``nmi_sqrt`` over
-    the k-means repeats (fractions) and the selected features.
+    the k-means repeats (fractions) and the selected features. A method whose declaration
+    says its seed cannot matter on data of this shape (``seed_free``, e.g. SOGFS on at
+    most 600 samples) is fitted once; its rows are those ``seeds`` fits would give.
     """
     from .methods.registry import get_method
 
@@ -208,17 +210,20 @@ def reseed(
     params = spec.check_params(params)
     _, hyper = spec.split_graph_params(params)
     graph = graph_of(params) if graph_of else None
-    rows = []
+    # a method that cannot use its seed on data of this shape selects alike every time
+    fit_once = spec.seed_free is not None and spec.seed_free(*np.shape(X))
+    rows, sel = [], None
     for r in range(seeds):
-        sel = rank_features(
-            X,
-            method,
-            graph=graph,
-            n_clusters=n_clusters,
-            random_state=derive_seed(dataset, method, params, "reseed", r),
-            feature_counts=[n_features],
-            **hyper,
-        )
+        if sel is None or not fit_once:
+            sel = rank_features(
+                X,
+                method,
+                graph=graph,
+                n_clusters=n_clusters,
+                random_state=derive_seed(dataset, method, params, "reseed", r),
+                feature_counts=[n_features],
+                **hyper,
+            )
         scores = evaluate_selection(
             X, y, sel, [n_features], n_clusters=n_clusters,
             seed_key=(dataset, method, "reseed", r), **kmeans,

@@ -294,6 +294,12 @@ def _sparse_rows(values, idx, n):
     return S
 
 
+def seed_free(n_samples: int) -> bool:
+    """Whether ``random_state`` cannot change a solve on ``n_samples`` samples: it only
+    starts the Lanczos solver of :func:`laplacian_bottom`, which larger graphs use."""
+    return n_samples <= _DENSE_EIGH_MAX
+
+
 def laplacian_bottom(L, c, random_state=0):
     """The ``c`` smallest eigenpairs ``(values, vectors)`` of a sparse graph Laplacian.
 

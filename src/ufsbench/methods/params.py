@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..constraints import Param
@@ -61,6 +62,8 @@ class Declaration:
     (no sample graph), ``"binary"`` or ``"heat"`` (fixed weights) or ``"param"`` (weights
     chosen by the ``weight`` hyper-parameter). ``grid`` is the default grid; a key
     ``"a, b"`` holds tuples of coupled values, so the grid contains no invalid combination.
+    ``seed_free(n_samples, n_features)`` is true for data shapes on which ``random_state``
+    cannot change the selection (a re-seeding then fits once); None: it always may.
     """
 
     title: str
@@ -73,6 +76,7 @@ class Declaration:
     uses_all_features: bool = False
     references: tuple[str, ...] = ()
     bind: dict = field(default_factory=dict)
+    seed_free: Callable[[int, int], bool] | None = None
 
 
 def signature_defaults(select) -> dict:

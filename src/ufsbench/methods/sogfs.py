@@ -189,6 +189,7 @@ METHODS = {
         },
         needs_n_clusters=True,
         iterative=True,
+        seed_free=lambda n_samples, n_features: _adaptive_graph.seed_free(n_samples),
         references=(
             (
                 "F. Nie, W. Zhu, X. Li. Unsupervised Feature Selection with Structured Graph "
