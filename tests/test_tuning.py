@@ -210,6 +210,26 @@ def test_sogfs_declares_seed_free_exactly_where_its_seed_is_unused(n_samples):
         assert np.array_equal(fits[0], fits[1])
 
 
+def _seed_free_methods():
+    from ufsbench.methods.registry import REGISTRY
+
+    return sorted(name for name, spec in REGISTRY.items() if spec.seed_free is not None)
+
+
+@pytest.mark.parametrize("method", _seed_free_methods())
+def test_a_seed_free_declaration_holds(planted_data, method):
+    """Every method declared seed-free on a data shape selects alike under two seeds."""
+    from ufsbench import rank_features
+
+    X, _, _ = planted_data
+    spec = get_method(method)
+    assert spec.seed_free(*X.shape)
+    quick = {"max_iter": 5} if "max_iter" in spec.params else {}
+    fits = [rank_features(X, method, n_clusters=3, random_state=seed, **quick) for seed in (0, 777)]
+    assert np.array_equal(fits[0].scores, fits[1].scores)
+    assert np.array_equal(fits[0].ranking, fits[1].ranking)
+
+
 def test_reseed_fits_a_seed_free_method_once_with_the_same_rows(planted_data, monkeypatch):
     import ufsbench.tuning as tuning
     from ufsbench.methods import registry

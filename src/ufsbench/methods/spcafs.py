@@ -114,6 +114,7 @@ METHODS = {
         },
         needs_n_clusters=True,
         iterative=True,
+        seed_free=lambda n_samples, n_features: True,  # random_state is ignored
         references=(
             (
                 "Z. Li, F. Nie, J. Bian, D. Wu, X. Li. Sparse PCA via l2,p-Norm Regularization for "
