@@ -541,6 +541,32 @@ def test_cross_validate_picks_the_best_training_setting(planted_data):
         crossval.cross_validate(X, y, "lapscore", settings, select_by="f1", **kwargs)
 
 
+def test_cross_validate_clusters_a_repeated_subset_once(planted_data, monkeypatch):
+    """Settings that rank alike (here: the same weights under two ids) share the k-means
+    runs of each draw, with the scores the setting alone gets."""
+    from ufsbench import evaluate
+
+    X, y = planted_data[:2]
+    graph = {"weight": "heat", "t": 1.0, "sigma0": "median"}
+    twins = [{"id": name, "hyper": {}, "graph": graph} for name in ("a", "b")]
+    kwargs = dict(n_train=len(X) // 2, draws=2, feature_counts=[2, 4],
+                  n_clusters=len(np.unique(y)), k=5, repeats=3, seed_key=("planted",))  # fmt: skip
+    runs = []
+    original = evaluate.cluster
+
+    def counting(*args, **options):
+        runs.append(options["random_state"])
+        return original(*args, **options)
+
+    monkeypatch.setattr(evaluate, "cluster", counting)
+    alone = crossval.cross_validate(X, y, "lapscore", twins[:1], **kwargs)
+    runs_alone = len(runs)
+    both = crossval.cross_validate(X, y, "lapscore", twins, **kwargs)
+    assert len(runs) - runs_alone == runs_alone == 2 * (2 * 3 + 2 * 3)  # draws x (train + test)
+    assert list(both["params"]) == ["a"] * len(both)  # a tie: the first listed wins
+    pd.testing.assert_frame_equal(both, alone)
+
+
 def test_cross_validate_subsets_equal_each_subset_run_alone(planted_data):
     """One pass over the union serves several selections: each table is exactly the one a
     run over that subset alone gives (same splits, seeds, choices and ties)."""

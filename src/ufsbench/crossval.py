@@ -177,6 +177,9 @@ def cross_validate_subsets(
         knn = None
         graphs: dict[tuple, object] = {}
         train_scores, selections = {}, {}
+        # k-means seeds depend on the draw and the count, not the setting: settings that
+        # rank the same top-m features share their runs (the scores are identical)
+        train_runs, test_runs = {}, {}
         for setting in settings:
             graph = None
             if setting.get("graph"):
@@ -207,6 +210,7 @@ def cross_validate_subsets(
                 counts,
                 n_clusters=n_clusters,
                 seed_key=(*seed_key, "train", n_train, draw),
+                cache=train_runs,
                 **kmeans,
             )
             means = scores.groupby("n_features")[list(METRICS)].mean()
@@ -227,6 +231,7 @@ def cross_validate_subsets(
                         [chosen.n_features],
                         n_clusters=n_clusters,
                         seed_key=(*seed_key, "test", n_train, draw),
+                        cache=test_runs,
                         **kmeans,
                     )[list(METRICS)].mean()
                 rows[name].append(
