@@ -207,3 +207,25 @@ def test_jobs_record_their_commit_and_a_new_commit_reruns_nothing(tmp_path):
     assert later != now
     assert provenance.stale_cells(summary, later)["stale"].all()
     assert json.loads(json.dumps(info))["versions"]
+
+
+def test_a_workflow_running_another_checkouts_library_is_named(tmp_path):
+    """A second clone or worktree whose jobs would import the first one's editable
+    install says so; its own library, or no library beside it, says nothing."""
+    clone = tmp_path / "clone"
+    (clone / "workflow").mkdir(parents=True)
+    (clone / "src" / "ufsbench").mkdir(parents=True)
+    other = tmp_path / "main" / "src" / "ufsbench"
+    other.mkdir(parents=True)
+    message = provenance.foreign_library(clone / "workflow", other)
+    assert str(other) in message and str(clone / "src" / "ufsbench") in message
+    assert f"PYTHONPATH={clone / 'src'}" in message
+    assert provenance.foreign_library(clone / "workflow", clone / "src" / "ufsbench") is None
+    assert provenance.foreign_library(tmp_path / "main" / "workflow", other) is None
+    installed = tmp_path / "installed" / "workflow"
+    installed.mkdir(parents=True)
+    assert provenance.foreign_library(installed, other) is None
+
+
+def test_this_checkouts_workflow_runs_its_own_library():
+    assert provenance.foreign_library(ROOT / "workflow") is None

@@ -82,6 +82,26 @@ def code_commit(path=LIBRARY) -> tuple[str, int]:
     return head.strip(), len(status.splitlines())
 
 
+def foreign_library(workflow_dir, library=LIBRARY) -> str | None:
+    """Why the jobs of the workflow in ``workflow_dir`` would run another checkout's code,
+    or None.
+
+    A checkout's workflow imports whichever ``ufsbench`` Python finds: with the package
+    installed editable from one clone, a second clone (or a git worktree of another
+    commit) runs and records the first one's library. None when ``workflow_dir`` has no
+    ``src/ufsbench`` beside it (an installed workflow) or it is ``library`` itself.
+    """
+    own = Path(workflow_dir).resolve().parent / "src" / "ufsbench"
+    if not own.is_dir() or own.resolve() == Path(library).resolve():
+        return None
+    return (
+        f"ufsbench: the workflow in {Path(workflow_dir).resolve()} imports the library at "
+        f"{Path(library).resolve()}, not its own checkout's {own}: its jobs run, hash and "
+        f"record that code. To run this checkout's, set PYTHONPATH={own.parent} (or "
+        f"install it: pip install -e {own.parent.parent})."
+    )
+
+
 def package_versions(packages=PACKAGES) -> dict[str, str]:
     """Installed versions of ``packages`` (absent ones left out)."""
     versions = {}

@@ -1,5 +1,6 @@
 # Validation first, then the run plan and the small functions rules call.
 import functools
+import sys
 from types import SimpleNamespace
 
 import ufsbench
@@ -12,7 +13,7 @@ from ufsbench.localdata import local_datasets
 from ufsbench.methods.external import ExternalSpec
 from ufsbench.limits import check_plan_size
 from ufsbench.names import check_config_names, inside_run
-from ufsbench.provenance import STAGE_MODULES
+from ufsbench.provenance import STAGE_MODULES, foreign_library
 from ufsbench.plan import (
     Plan,
     available_datasets,
@@ -118,6 +119,8 @@ TASKS = tasks(config)
 # the shared k-NN graph (config graph.source / graph.params), or None.
 FS_GRAPH = fs_graph_setting(PLAN.graph.source, PLAN.graph.params)
 LIB = Path(ufsbench.__file__).parent
+if foreign_library(workflow.basedir, LIB):
+    print(foreign_library(workflow.basedir, LIB), file=sys.stderr)
 # The library's code as jobs hash it: numerics only (see ufsbench.codehash). The scripts
 # are readers: a library constant one of them reads counts.
 CODE = CodeBase(
