@@ -158,10 +158,12 @@ def test_crossval_nested_chooses_gamma_per_draw_from_training_data(wine_run):
     nested = pd.read_csv(folder / "nested" / "n90.tsv", sep="\t")
     oracle = pd.read_csv(folder / "full_data_oracle" / "n90.tsv", sep="\t")
     assert oracle["params"].str.contains("gamma=8").all()
-    # one job per size serves both selections: the oracle's settings run once, not twice
-    log = workdir / "logs" / "lsdcl" / "crossval" / "wine" / "lsdcl" / "n90.log"
+    # one job per draw serves both selections: the oracle's settings run once, not twice
+    logs = workdir / "logs" / "lsdcl" / "crossval" / "wine" / "lsdcl"
     chose = "4 settings ranked (nested from 4, full_data_oracle from 2)"
-    assert f"draw 1: {chose}" in log.read_text()
+    assert f"draw 1: {chose}" in (logs / "n90" / "d1.log").read_text()
+    assert f"draw 0: {chose}" in (logs / "n90" / "d0.log").read_text()
+    assert "nested: 2 draws" in (logs / "n90.log").read_text()
     # Same draws and seeds: where nested chose a gamma-8 setting it is the oracle's row
     # unless another gamma-8 setting won in both; and nested's training score is never
     # below the oracle's, since it chooses from a superset by training score.

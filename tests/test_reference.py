@@ -567,6 +567,41 @@ def test_cross_validate_clusters_a_repeated_subset_once(planted_data, monkeypatc
     pd.testing.assert_frame_equal(both, alone)
 
 
+def test_draws_run_apart_merge_to_the_one_pass_table_byte_for_byte(planted_data, tmp_path):
+    """The workflow runs a job per draw and concatenates their tables: the size's table
+    is the one a single pass over the draws writes."""
+    from ufsbench.io import write_table
+
+    X, y = planted_data[:2]
+    settings = [
+        {"id": f"t={t}", "hyper": {}, "graph": {"weight": "heat", "t": t, "sigma0": "median"}}
+        for t in (0.5, 2.0)
+    ]
+    subsets = {"all": ["t=0.5", "t=2.0"], "first": ["t=0.5"]}
+    kwargs = dict(n_train=len(X) // 2, feature_counts=[2, 4], n_clusters=len(np.unique(y)),
+                  k=5, repeats=2, seed_key=("planted",))  # fmt: skip
+    one_pass = crossval.cross_validate_subsets(X, y, "lapscore", settings, subsets, draws=3,
+                                               **kwargs)  # fmt: skip
+    for name, table in one_pass.items():
+        write_table(tmp_path / f"{name}.tsv", table)
+        parts = []
+        for draw in range(3):
+            alone = crossval.cross_validate_subsets(
+                X, y, "lapscore", settings, subsets, draws=[draw], **kwargs
+            )[name]
+            parts.append(tmp_path / f"{name}-d{draw}.tsv")
+            write_table(parts[-1], alone)
+        crossval.merge_draw_tables(parts, tmp_path / f"{name}-merged.tsv")
+        merged = (tmp_path / f"{name}-merged.tsv").read_bytes()
+        assert merged == (tmp_path / f"{name}.tsv").read_bytes()
+    other = tmp_path / "other.tsv"
+    other.write_text("draw\tacc\n0\t0.5\n")
+    with pytest.raises(ValueError, match="columns differ"):
+        crossval.merge_draw_tables([parts[0], other], tmp_path / "x.tsv")
+    with pytest.raises(ValueError, match="no draw tables"):
+        crossval.merge_draw_tables([], tmp_path / "x.tsv")
+
+
 def test_cross_validate_subsets_equal_each_subset_run_alone(planted_data):
     """One pass over the union serves several selections: each table is exactly the one a
     run over that subset alone gives (same splits, seeds, choices and ties)."""

@@ -23,6 +23,8 @@ Two ways to choose the settings, named (config ``paper.crossval.selection``):
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -119,7 +121,7 @@ def cross_validate_subsets(
     subsets: dict[str, list[str]],
     *,
     n_train: int,
-    draws: int,
+    draws,
     feature_counts,
     n_clusters: int,
     select_by: str = "acc",
@@ -140,8 +142,12 @@ def cross_validate_subsets(
     ----------
     k : int
         Neighbours of the training samples' k-NN graph (config ``graph.k``).
-    n_train, draws : int
-        Training-set size and number of random splits.
+    n_train : int
+        Training-set size.
+    draws : int or sequence of int
+        The number of random splits (draws ``0 .. draws - 1``), or which draws to run:
+        each draw's split and seeds depend on its index only, so the rows of draws run
+        apart are those of one pass over all of them (the workflow runs a job per draw).
     feature_counts : sequence of int
     select_by : {"acc", "nmi_max", "nmi_sqrt"}
         Training score that chooses the setting per feature count (one choice for both
@@ -171,7 +177,7 @@ def cross_validate_subsets(
     y = np.asarray(y)
     counts = sorted(int(m) for m in feature_counts)
     rows = {name: [] for name in subsets}
-    for draw in range(draws):
+    for draw in range(draws) if isinstance(draws, int | np.integer) else draws:
         train, test = split(len(X), n_train, derive_seed(*seed_key, "split", n_train, draw))
         Xtr, ytr, Xte, yte = X[train], y[train], X[test], y[test]
         knn = None
@@ -250,6 +256,31 @@ def cross_validate_subsets(
                 "n_train=%d draw %d: %d settings ranked (%s)", n_train, draw, len(settings), chose
             )
     return {name: pd.DataFrame(part, columns=list(RESULT_COLUMNS)) for name, part in rows.items()}
+
+
+def merge_draw_tables(paths, out) -> None:
+    """One training size's table from its draws' tables (``paths``, in draw order),
+    written atomically to ``out``: their rows under their one header, byte for byte the
+    table one pass over the draws writes (:func:`ufsbench.io.write_table` formats every
+    value alone).
+
+    Raises ``ValueError`` when the headers differ or ``paths`` is empty.
+    """
+    from .io import atomic_path
+
+    paths = [Path(p) for p in paths]
+    if not paths:
+        raise ValueError("crossval: no draw tables to merge")
+    header, rows = None, []
+    for path in paths:
+        first, *lines = path.read_text().splitlines(keepends=True)
+        if header is None:
+            header = first
+        elif first != header:
+            raise ValueError(f"crossval: {path}'s columns differ from {paths[0]}'s")
+        rows.extend(lines)
+    with atomic_path(out) as tmp:
+        Path(tmp).write_text(header + "".join(rows))
 
 
 def summarize(

@@ -151,29 +151,30 @@ rule figure_paper_convergence:
         "../scripts/figure_paper_convergence.py"
 
 
-rule crossval:
+rule crossval_draw:
     input:
         data=res("{dataset}/data.npz"),
     output:
-        **crossval_outputs(),
+        **crossval_outputs("{draw}"),
     log:
-        logs("crossval/{dataset}/{method}/n{size}.log"),
+        logs("crossval/{dataset}/{method}/n{size}/d{draw}.log"),
     benchmark:
-        res("benchmarks/crossval/{dataset}/{method}/n{size}.tsv")
+        res("benchmarks/crossval/{dataset}/{method}/n{size}/d{draw}.tsv")
     wildcard_constraints:
         size=r"\d+",
+        draw=r"\d+",
     conda:
         "../envs/ufsbench.yaml"
     threads: 1
     resources:
         mem_mb=select_mem_mb,
-        runtime=lambda wc: 60 * 24,
+        runtime=lambda wc: 60 * 6,
     params:
         method="{method}",
         n_train=lambda wc: int(wc.size),
         settings=crossval_settings,
         subsets=crossval_subsets,
-        draws=lambda wc: crossval_plan()["draws"],
+        draws=lambda wc: [int(wc.draw)],
         select_by=lambda wc: crossval_plan()["select_by"],
         n_clusters=n_clusters_of,
         feature_counts=feature_counts_of,
@@ -183,6 +184,25 @@ rule crossval:
         + code_hash("crossval.py", "evaluate.py", "kmeans.py"),
     script:
         "../scripts/crossval.py"
+
+
+# A draw's rows depend on its index only: the size's table is its draws' rows in order.
+rule crossval:
+    input:
+        unpack(crossval_draw_files),
+    output:
+        **crossval_outputs(),
+    log:
+        logs("crossval/{dataset}/{method}/n{size}.log"),
+    wildcard_constraints:
+        size=r"\d+",
+    conda:
+        "../envs/ufsbench.yaml"
+    threads: 1
+    params:
+        code=lambda wc: _method_code(wc.method) + code_hash("crossval.py"),
+    script:
+        "../scripts/crossval_merge.py"
 
 
 rule crossval_tables:

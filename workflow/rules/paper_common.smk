@@ -128,13 +128,24 @@ def crossval_subsets(wildcards):
     return {sel: [s["id"] for s in grid] for sel, grid in crossval_grids().items()}
 
 
-def crossval_outputs():
+def crossval_outputs(draw=""):
     """The crossval job's tables, one per configured selection (any one without a
-    cross-validation section: the rule is then never asked for)."""
+    cross-validation section: the rule is then never asked for); with ``draw`` (a
+    pattern), those of one draw's job."""
     selections = crossval_selections() if crossval_plan() else ["nested"]
+    size = f"n{{size}}/d{draw}" if draw else "n{size}"
     return {
-        sel: res(f"{{dataset}}/crossval/{{method}}/{sel}/n{{size}}.tsv")
+        sel: res(f"{{dataset}}/crossval/{{method}}/{sel}/{size}.tsv")
         for sel in selections
+    }
+
+
+def crossval_draw_files(wildcards):
+    """Every draw's tables of one size, per selection, in draw order."""
+    draws = range(crossval_plan()["draws"])
+    return {
+        sel: [path.format(**dict(wildcards.items()), draw=d) for d in draws]
+        for sel, path in crossval_outputs("{draw}").items()
     }
 
 
