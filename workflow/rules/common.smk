@@ -119,8 +119,9 @@ TASKS = tasks(config)
 # the shared k-NN graph (config graph.source / graph.params), or None.
 FS_GRAPH = fs_graph_setting(PLAN.graph.source, PLAN.graph.params)
 LIB = Path(ufsbench.__file__).parent
-if foreign_library(workflow.basedir, LIB):
-    print(foreign_library(workflow.basedir, LIB), file=sys.stderr)
+_foreign = foreign_library(workflow.basedir, LIB)
+if _foreign:
+    print(_foreign, file=sys.stderr)
 # The library's code as jobs hash it: numerics only (see ufsbench.codehash). The scripts
 # are readers: a library constant one of them reads counts.
 CODE = CodeBase(
