@@ -143,7 +143,8 @@ def test_units_follow_the_plan_of_each_config():
     # stage 2: 3 counts x 4 grid points = 12 runs over ceil(12 / 9) = 2 parts
     wc = {"dataset": "jaffe", "method": "blufs", "part": "0"}
     assert ej.job_units(plan, "blufs_stage2", wc)[0] == pytest.approx(6.0)
-    assert ej.job_units(plan, "blufs_reseed", wc)[0] == 5 * counts
+    assert ej.job_units(plan, "blufs_reseed_part", {**wc, "part": "r3"}) == (1.0, "seeds")
+    assert ej.job_units(plan, "blufs_reseed_part", {**wc, "part": "r0-9"})[0] == 10.0
     assert ej.job_units(plan, "blufs_knn", wc)[0] == counts * 50
     assert ej.job_units(plan, "css_run", {"dataset": "dna", "seed": "0"}) == (1.0, "job")
 

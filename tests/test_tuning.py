@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 
@@ -16,7 +15,6 @@ from ufsbench.methods.registry import get_method
 from ufsbench.plan import expand_grid, setting_id
 from ufsbench.tuning import (
     merge_parts,
-    reseed,
     run_settings,
     stage1_winners,
     stage2_part,
@@ -228,29 +226,3 @@ def test_a_seed_free_declaration_holds(planted_data, method):
     fits = [rank_features(X, method, n_clusters=3, random_state=seed, **quick) for seed in (0, 777)]
     assert np.array_equal(fits[0].scores, fits[1].scores)
     assert np.array_equal(fits[0].ranking, fits[1].ranking)
-
-
-def test_reseed_fits_a_seed_free_method_once_with_the_same_rows(planted_data, monkeypatch):
-    import ufsbench.tuning as tuning
-    from ufsbench.methods import registry
-
-    X, y, _ = planted_data
-    spec = get_method("sogfs")
-    fits = []
-    original = tuning.rank_features
-
-    def counting(*args, **kwargs):
-        fits.append(kwargs["random_state"])
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(tuning, "rank_features", counting)
-    common = dict(dataset="planted", n_clusters=3, kmeans=KMEANS, seeds=4)
-    once = reseed(X, y, "sogfs", SOGFS_SMALL, 6, **common)
-    assert len(fits) == 1
-    every = dataclasses.replace(spec, seed_free=None)
-    monkeypatch.setattr(registry, "get_method", lambda name: every)
-    fits.clear()
-    each = reseed(X, y, "sogfs", SOGFS_SMALL, 6, **common)
-    assert len(fits) == 4 and len(set(fits)) == 4
-    pd.testing.assert_frame_equal(once, each)
-    assert once["seed"].tolist() == [0, 1, 2, 3]

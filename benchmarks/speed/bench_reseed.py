@@ -5,7 +5,7 @@
         [--out TSV]
 
 The BLUFS workflow re-runs each oracle winner with ``reseeds`` fresh method seeds
-(:func:`ufsbench.tuning.reseed`). SOGFS's seed only starts a Lanczos solver used above
+(:func:`ufsbench.reseeding.reseed`). SOGFS's seed only starts a Lanczos solver used above
 600 samples, so on smaller data every re-seed fitted the same selection again: on the
 published warpAR10P run its re-seeding cost 2286 of BLUFS's 6378 CPU s. A method declared
 ``seed_free`` for the data's shape is now fitted once. This script runs ``reseed`` both
@@ -33,8 +33,8 @@ CONFIG = _cli.ROOT / "config" / "experiments" / "blufs.yaml"
 def main(argv=None):
     from ufsbench.data import normalize
     from ufsbench.methods import registry
+    from ufsbench.reseeding import reseed
     from ufsbench.tools.config import load_config
-    from ufsbench.tuning import reseed
 
     p = _cli.parser(__doc__.splitlines()[0], ["jaffe", "warpar10p"])
     p.add_argument("--method", default="sogfs")

@@ -1,4 +1,4 @@
-"""Two-stage hyper-parameter search and the re-run of oracle winners with fresh seeds.
+"""Two-stage hyper-parameter search (the re-run of its winners: :mod:`ufsbench.reseeding`).
 
 The BLUFS paper tunes four weights over ``{1e-4, ..., 1e3}`` but never says how; the 8^4
 product is unaffordable (spec blufs.md §2.8, E25). The two-stage search its Fig. 9
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 
 from .api import rank_features
@@ -186,54 +185,6 @@ def run_settings(
         selections[sid] = sel
     scores = pd.concat(frames, ignore_index=True) if frames else _empty_scores()
     return selections, scores
-
-
-def reseed(
-    X, y, method, params, n_features, *, dataset, n_clusters, kmeans, seeds=10,
-    graph_of=None, log=None,
-) -> pd.DataFrame:  # fmt: skip
-    """Re-run one setting at one count with ``seeds`` fresh method seeds.
-
-    Spec §10.1: an oracle cell is partly the luck of one initialisation. Each re-run
-    draws the method's random start from ``derive_seed(dataset, method, params,
-    "reseed", r)`` and is clustered by the same protocol (k-means seeds as usual).
-    Returns one row per seed: ``seed``, the mean ``acc``/``nmi_max``/``nmi_sqrt`` over
-    the k-means repeats (fractions) and the selected features. A method whose declaration
-    says its seed cannot matter on data of this shape (``seed_free``, e.g. SOGFS on at
-    most 600 samples) is fitted once; its rows are those ``seeds`` fits would give.
-    """
-    from .methods.registry import get_method
-
-    if seeds < 1:
-        raise ValueError(f"reseed: seeds={seeds} must be >= 1")
-    spec = get_method(method)
-    params = spec.check_params(params)
-    _, hyper = spec.split_graph_params(params)
-    graph = graph_of(params) if graph_of else None
-    # a method that cannot use its seed on data of this shape selects alike every time
-    fit_once = spec.seed_free is not None and spec.seed_free(*np.shape(X))
-    rows, sel = [], None
-    for r in range(seeds):
-        if sel is None or not fit_once:
-            sel = rank_features(
-                X,
-                method,
-                graph=graph,
-                n_clusters=n_clusters,
-                random_state=derive_seed(dataset, method, params, "reseed", r),
-                feature_counts=[n_features],
-                **hyper,
-            )
-        scores = evaluate_selection(
-            X, y, sel, [n_features], n_clusters=n_clusters,
-            seed_key=(dataset, method, "reseed", r), **kmeans,
-        )  # fmt: skip
-        means = scores[["acc", "nmi_max", "nmi_sqrt"]].mean()
-        features = " ".join(map(str, np.sort(sel.top(n_features))))
-        rows.append((r, *means.to_list(), features))
-        if log is not None:
-            log.info("%s reseed %d: ACC %.2f", method, r, 100 * means["acc"])
-    return pd.DataFrame(rows, columns=["seed", "acc", "nmi_max", "nmi_sqrt", "features"])
 
 
 def _tag(rows, dataset, method, sid, seconds):

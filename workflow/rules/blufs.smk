@@ -65,17 +65,19 @@ rule blufs_stage2_merge:
         "../scripts/blufs_stage2_merge.py"
 
 
-rule blufs_reseed:
+rule blufs_reseed_part:
     input:
         unpack(knn_of_method),
         data=res("{dataset}/data.npz"),
         scores=res("tables/scores.tsv"),
     output:
-        res("{dataset}/{method}/reseed.tsv"),
+        res("{dataset}/{method}/reseed/{part}.tsv"),
     log:
-        logs("blufs/reseed/{dataset}/{method}.log"),
+        logs("blufs/reseed/{dataset}/{method}/{part}.log"),
     benchmark:
-        res("benchmarks/reseed/{dataset}/{method}/reseed.tsv")
+        res("benchmarks/reseed/{dataset}/{method}/{part}.tsv")
+    wildcard_constraints:
+        part=r"r\d+(-\d+)?",
     conda:
         "../envs/ufsbench.yaml"
     threads: 1
@@ -83,13 +85,30 @@ rule blufs_reseed:
         mem_mb=select_mem_mb,
         runtime=reseed_runtime,
     params:
-        seeds=BLUFS.reseeds,
         n_clusters=n_clusters_of,
         kmeans=PLAN.evaluation.kmeans_options,
         graph=PLAN.graph.weighting,
-        code=method_code_with("tuning.py", "papers/blufs.py"),
+        code=method_code_with(
+            "reseeding.py", "tuning.py", "evaluate.py", "kmeans.py", "papers/blufs.py"
+        ),
     script:
         "../scripts/blufs_reseed.py"
+
+
+rule blufs_reseed:
+    input:
+        reseed_parts,
+    output:
+        res("{dataset}/{method}/reseed.tsv"),
+    log:
+        logs("blufs/reseed/{dataset}/{method}.log"),
+    conda:
+        "../envs/ufsbench.yaml"
+    threads: 1
+    params:
+        code=code_hash("reseeding.py", "io.py"),
+    script:
+        "../scripts/blufs_reseed_merge.py"
 
 
 rule blufs_knn:
@@ -116,6 +135,7 @@ rule blufs_knn:
 
 
 localrules:
+    blufs_reseed,
     blufs_tables,
     blufs_cd,
     figure_synthetic,

@@ -1,6 +1,8 @@
 # Functions of the BLUFS paper's rules (workflow/rules/blufs.smk), read from the plan's
 # BLUFS section (ufsbench.plan.BlufsSection: config key `blufs`, schema defaults filled).
 from ufsbench.plan import BlufsSection
+from ufsbench.methods.registry import get_method
+from ufsbench.reseeding import fits_once, part_names, part_seeds
 from ufsbench.tuning import stage2_part_count
 
 BLUFS = BlufsSection.read(config["blufs"], BLUFS_ENABLED)
@@ -181,9 +183,21 @@ def timing_runtime(wildcards):
     return resources.select_runtime(n, d, BLUFS.runtime["repeats"], True)
 
 
+def reseed_parts(wildcards):
+    """A re-seeding's jobs: one per seed, or one in all for a method that is seed-free
+    on the dataset's shape (ufsbench.reseeding.part_names)."""
+    once = fits_once(get_method(wildcards.method), _shape(wildcards)[:2])
+    return [
+        res(f"{wildcards.dataset}/{wildcards.method}/reseed/{part}.tsv")
+        for part in part_names(BLUFS.reseeds, once)
+    ]
+
+
 def reseed_runtime(wildcards):
+    """At most 2 cells (ACC and NMI) per seed of the job."""
     n, d, _ = _shape(wildcards)
-    return resources.select_runtime(n, d, 2 * BLUFS.reseeds, True)
+    seeds = len(part_seeds(wildcards.part))
+    return resources.select_runtime(n, d, 2 * seeds, True)
 
 
 def default_params(wildcards):

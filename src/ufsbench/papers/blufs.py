@@ -212,7 +212,7 @@ def _note(row) -> str:
 
 
 def reseed_long(frames) -> pd.DataFrame:
-    """Per-seed re-run rows (``tuning.reseed`` output + dataset/method/metric) in %."""
+    """Per-seed re-run rows (``reseeding.reseed_cells`` output) in %."""
     if not frames:
         return pd.DataFrame(columns=["dataset", "method", "metric", "seed", "value"])
     table = pd.concat(frames, ignore_index=True)

@@ -84,8 +84,7 @@ def job_units(plan, rule: str, wildcards: dict) -> tuple[float, str]:
 
     select: settings of the chunk; evaluate: settings x feature counts x repeats;
     blufs_stage2: the (setting, count) runs of the (dataset, method) over its parts;
-    blufs_reseed: reseeds x feature counts; blufs_knn: feature counts x splits; any
-    other job: 1.
+    blufs_reseed_part: its seeds; blufs_knn: feature counts x splits; any other job: 1.
     """
     from ..plan import BlufsSection
     from ..tuning import stage2_part_count
@@ -97,7 +96,11 @@ def job_units(plan, rule: str, wildcards: dict) -> tuple[float, str]:
             return float(settings), "settings"
         counts = len(plan.feature_counts(dataset))
         return float(settings * counts * plan.evaluation.repeats), "setting x count x repeat"
-    if rule in ("blufs_stage2", "blufs_reseed", "blufs_knn"):
+    if rule == "blufs_reseed_part":
+        from ..reseeding import part_seeds
+
+        return float(len(part_seeds(wildcards["part"]))), "seeds"
+    if rule in ("blufs_stage2", "blufs_knn"):
         blufs = BlufsSection.read(plan.config.get("blufs") or {}, True)
         counts = len(plan.feature_counts(dataset))
         if rule == "blufs_stage2":
@@ -105,8 +108,6 @@ def job_units(plan, rule: str, wildcards: dict) -> tuple[float, str]:
             parts = stage2_part_count(counts, blufs.stage2_grid_size(method),
                                       plan.method_chunk_size[method])  # fmt: skip
             return runs / parts, "stage-2 runs (setting x count)"
-        if rule == "blufs_reseed":
-            return float(blufs.reseeds * counts), "seed x count"
         return float(counts * int(blufs.knn["splits"])), "count x split"
     return 1.0, "job"
 
