@@ -325,11 +325,12 @@ def _tiny_blufs_config():
             "random": {"draws": 2},
             "blufs": {"alpha": grid, "beta": [1.0], "max_iter": [5]},
             "blufs_case1": {"beta": [1.0], "max_iter": [5]},
+            "spcafs": {"gamma": [1.0], "max_iter": [5]},  # seed-free: re-seeded in one job
         },  # fmt: skip
         evaluation={**config["evaluation"], "repeats": 2, "n_init": 2},
     )
     config["blufs"].update(
-        two_stage={"blufs": {"lam": grid}}, reseeds=2, reseed_methods=["blufs"],
+        two_stage={"blufs": {"lam": grid}}, reseeds=2, reseed_methods=["blufs", "spcafs"],
         ablation=["blufs_case1"], knn={"splits": 3, "test_size": 0.5, "k": 1},
         synthetic={"datasets": ["synthetic_planted"], "methods": ["blufs"], "n_features": 2},
         figures={kind: ["wine"] for kind in ("sensitivity", "stability", "correlation",
@@ -393,6 +394,13 @@ def test_blufs_config_runs_end_to_end(tmp_path):
     pools = str(runtime["blas_threads"]).split(";")
     assert pools and all(p.rsplit(":", 1)[1] == "1" for p in pools), pools
     _assert_stage2_parts_equal_the_serial_search(tmp_path, config, parts=2)
+    # Re-seeding: a job per seed; one for both seeds of the seed-free SPCAFS.
+    wine = tmp_path / "results/blufs/wine"
+    assert sorted(p.name for p in (wine / "blufs/reseed").iterdir()) == ["r0.tsv", "r1.tsv"]
+    assert sorted(p.name for p in (wine / "spcafs/reseed").iterdir()) == ["r0-1.tsv"]
+    for method in ("blufs", "spcafs"):
+        reseeds = pd.read_csv(wine / method / "reseed.tsv", sep="\t")
+        assert reseeds.groupby("metric")["seed"].apply(list).map([0, 1].__eq__).all()
     # Everything is up to date: a second plan has nothing to do.
     again = run_snakemake(tmp_path, "-n", *targets)
     assert "Nothing to be done" in again.stdout + again.stderr, again.stdout[-2000:]
