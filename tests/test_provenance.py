@@ -109,6 +109,17 @@ def test_stale_cells_flag_method_code_changed_since():
     assert list(flagged["stale"]) == [False, True, False]
 
 
+def test_a_reseed_part_made_by_older_method_code_is_flagged(tmp_path):
+    """BLUFS re-seeding parts run the method; their merge (one level up) runs none."""
+    base = {"modified": 0, "versions": {}, "commit": "aaa"}
+    write_log(tmp_path / "blufs/reseed/wine/ndfs/r0.log", {**base, "code": "newRESEED"})
+    write_log(tmp_path / "blufs/reseed/wine/ndfs/r1.log", {**base, "code": "oldRESEED"})
+    write_log(tmp_path / "blufs/reseed/wine/ndfs.log", {**base, "code": "merge"})
+    jobs = provenance.read_job_records(tmp_path)
+    flagged = provenance.stale_cells(jobs, {"ndfs": "new"})
+    assert dict(zip(flagged["job"], flagged["stale"], strict=True)) == {"r0": False, "r1": True}
+
+
 def test_stage_code_flags_css_and_graph_jobs_by_their_whole_hash():
     jobs = pd.DataFrame(
         {

@@ -45,7 +45,7 @@ JOB_COLUMNS = ("stage", "dataset", "method", "job", "commit", "modified", "code"
 UNKNOWN = "unknown"
 NESTED_STAGES = ("blufs",)
 """Log folders whose stages are one level down (``blufs/stage2/<dataset>/...``)."""
-METHOD_STAGES = ("select", "crossval", "blufs/stage2")
+METHOD_STAGES = ("select", "crossval", "blufs/stage2", "blufs/reseed")
 """Stages whose jobs run a method: their ``code`` starts with the method's hash."""
 STAGE_MODULES = {
     "css": ("css/evaluate.py", "io.py"),
