@@ -325,12 +325,11 @@ def _tiny_blufs_config():
             "random": {"draws": 2},
             "blufs": {"alpha": grid, "beta": [1.0], "max_iter": [5]},
             "blufs_case1": {"beta": [1.0], "max_iter": [5]},
-            "spcafs": {"gamma": [1.0], "max_iter": [5]},  # seed-free: re-seeded in one job
         },  # fmt: skip
         evaluation={**config["evaluation"], "repeats": 2, "n_init": 2},
     )
     config["blufs"].update(
-        two_stage={"blufs": {"lam": grid}}, reseeds=2, reseed_methods=["blufs", "spcafs"],
+        two_stage={"blufs": {"lam": grid}}, reseeds=2, reseed_methods=["blufs"],
         ablation=["blufs_case1"], knn={"splits": 3, "test_size": 0.5, "k": 1},
         synthetic={"datasets": ["synthetic_planted"], "methods": ["blufs"], "n_features": 2},
         figures={kind: ["wine"] for kind in ("sensitivity", "stability", "correlation",
@@ -344,6 +343,9 @@ def _tiny_blufs_config():
 @needs_snakemake
 def test_blufs_config_runs_end_to_end(tmp_path):
     config = _tiny_blufs_config()
+    # SPCAFS is seed-free: its re-seeding is one job
+    config["methods"]["spcafs"] = {"gamma": [1.0], "max_iter": [5]}
+    config["blufs"]["reseed_methods"] = ["blufs", "spcafs"]
     config["blufs"]["reference"] = str(REFERENCE)
     notes = tmp_path / "notes.tsv"
     notes.write_text("dataset\tmethod\tnote\nwine\tblufs\tWINE is not a dataset of the paper\n")
