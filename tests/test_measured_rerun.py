@@ -53,16 +53,13 @@ CASES = {
         ("dataset", "method", "setting"),
     ),
     # Table 2 on WINE without the random control, RUFS (1331 settings) and L1UFS; "p" (a
-    # t-test against the best method) and "bold" depend on the methods left out. SOGFS's
-    # published cell predates a change of its code (78.80 published, 78.87 at HEAD, and at
-    # 52b69ff, the commit the run was published at: measured/README.md, LSDCL): it returns
-    # here when the LSDCL run is re-made.
+    # t-test against the best method) and "bold" depend on the methods left out.
     "lsdcl": Case(
         "wine",
         {"datasets": ["wine"]},
         "lsdcl_acc.tsv",
         ("dataset", "method"),
-        methods=("allfea", "lapscore", "mcfs", "udfs", "ndfs", "ulap", "lsdcl"),
+        methods=("allfea", "lapscore", "mcfs", "udfs", "ndfs", "sogfs", "ulap", "lsdcl"),
         ignore=("p", "bold"),
     ),
     # Table II's cells on warpAR10P (the first part published) of the one-stage methods
