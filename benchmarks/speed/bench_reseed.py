@@ -33,7 +33,7 @@ CONFIG = _cli.ROOT / "config" / "experiments" / "blufs.yaml"
 def main(argv=None):
     from ufsbench.data import normalize
     from ufsbench.methods import registry
-    from ufsbench.reseeding import reseed
+    from ufsbench.reseeding import fits_once, reseed
     from ufsbench.tools.config import load_config
 
     p = _cli.parser(__doc__.splitlines()[0], ["jaffe", "warpar10p"])
@@ -71,7 +71,7 @@ def main(argv=None):
             finally:
                 registry.get_method = original
             rows.append([name, *X.shape, args.method, args.seeds,
-                         bool(spec.seed_free and spec.seed_free(*X.shape)),
+                         fits_once(spec, X.shape),
                          before, after, before / after, once.equals(each)])  # fmt: skip
     columns = ["dataset", "n", "d", "method", "seeds", "seed_free", "before_cpu_s",
                "after_cpu_s", "ratio", "identical"]  # fmt: skip
