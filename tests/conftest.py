@@ -44,14 +44,39 @@ def pytest_collection_modifyitems(config, items):
 
 
 def group_by_file(items):
-    """``xdist_group`` marks for ``pytest -n N --dist loadgroup``: a file's tests stay on one
-    worker, so its module fixtures (often a whole workflow run) are made once; and every
-    file holding a ``slurm`` test shares one group, so that only one worker at a time
-    starts, uses and stops the single SLURM of the machine."""
-    slurm_files = {item.path for item in items if "slurm" in item.keywords}
+    """``xdist_group`` marks for ``pytest -n N --dist loadgroup``: the tests of a file that
+    share a fixture of that file wider than one test (often a whole workflow run) stay on
+    one worker, so it is made once; the ``slurm`` tests, and the tests sharing such a
+    fixture with them, are one group, so that only one worker at a time starts, uses and
+    stops the single SLURM of the machine. Every other test goes to whichever worker is
+    free: a file of independent long runs (``test_measured_rerun``) takes one worker per
+    run, not one for the whole file."""
+    shared = {item: shared_fixtures(item) for item in items}
+    # the fixtures a slurm test shares, and (transitively) all their users' shared fixtures
+    with_slurm = set().union(*(shared[item] for item in items if "slurm" in item.keywords))
+    while True:
+        grown = with_slurm.union(*(names for names in shared.values() if names & with_slurm))
+        if grown == with_slurm:
+            break
+        with_slurm = grown
     for item in items:
-        group = "slurm" if item.path in slurm_files else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+        if "slurm" in item.keywords or shared[item] & with_slurm:
+            item.add_marker(pytest.mark.xdist_group("slurm"))
+        elif shared[item]:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
+def shared_fixtures(item) -> set:
+    """(file, name) of each fixture defined in ``item``'s file that outlives one test."""
+    file = item.nodeid.split("::")[0]
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:  # not a Python test function: keep it with its file
+        return {(file, None)}
+    return {
+        (file, name)
+        for name, definitions in info.name2fixturedefs.items()
+        if any(d.baseid == file and d.scope != "function" for d in definitions)
+    }
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

@@ -104,27 +104,73 @@ def test_slurm_marked_tests_skip_saying_how_to_opt_in(dummy_project):
     assert outcomes(opted_in.stdout) == {"passed": 4}, opted_in.stdout
 
 
-def test_parallel_workers_keep_each_file_and_every_slurm_file_together(dummy_project):
-    """``-n 2 --dist loadgroup`` (the full-suite command): a file's tests run on one worker
-    (its module fixtures are made once) and the files holding SLURM tests on one worker
-    (a machine has one SLURM to start and stop)."""
+SHARED_RUN = """
+import pytest
+
+@pytest.fixture(scope="module")
+def run():
+    return 1
+
+""" + "\n".join(f"def test_{i}(run):\n    pass\n" for i in range(4))
+
+INDEPENDENT = "\n".join(f"def test_{i}(tmp_path):\n    pass\n" for i in range(4))
+
+# a slurm test, a test sharing its module fixture and one sharing another fixture with that
+# test: one chain, so all three must run where SLURM is started; test_other shares nothing
+SLURM_CHAIN = """
+import pytest
+
+@pytest.fixture(scope="module")
+def local_run():
+    return 1
+
+@pytest.fixture(scope="module")
+def reference():
+    return 1
+
+@pytest.mark.slurm
+def test_cluster(local_run):
+    pass
+
+def test_same_run(local_run, reference):
+    pass
+
+def test_same_reference(reference):
+    pass
+
+def test_other():
+    pass
+"""
+
+
+def test_parallel_workers_keep_shared_fixtures_and_slurm_together_and_spread_the_rest(
+    dummy_project,
+):
+    """``-n 2 --dist loadgroup`` (the full-suite command): the tests sharing a module fixture
+    run on one worker (it is made once); every SLURM test, with the tests sharing fixtures
+    with it, on one worker (a machine has one SLURM to start and stop); independent tests,
+    even of one file, on any worker (a file of long runs is not one worker's queue)."""
     tests = dummy_project / "tests"
-    for name in ("a", "b", "c"):
-        body = "\n".join(f"def test_{name}{i}():\n    pass\n" for i in range(4))
+    for name, body in [("a", SHARED_RUN), ("b", SHARED_RUN), ("c", INDEPENDENT),
+                       ("s", SLURM_CHAIN)]:  # fmt: skip
         (tests / f"test_{name}.py").write_text(body)
-    (tests / "test_s.py").write_text(DUMMY_TESTS)  # a second file with a slurm test
     result = pytest_in(
-        dummy_project, "-m", "", "-v", "-n", "2", "--dist", "loadgroup",
+        dummy_project, "-m", "", "-v", "-n", "2", "--dist", "loadgroup", "-p", "no:randomly",
         env_extra={"UFSBENCH_SLURM_TESTS": "1"},
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     ran = re.findall(r"\[(gw\d)\] \[\s*\d+%\] PASSED tests/(test_\w+)\.py::(\w+)", result.stdout)
-    assert len(ran) == 12 + 4 + 4, result.stdout
-    worker_of_file = {}
-    for worker, file, _ in ran:
-        assert worker_of_file.setdefault(file, worker) == worker, result.stdout
-    assert worker_of_file["test_dummy"] == worker_of_file["test_s"]
-    assert len(set(worker_of_file.values())) == 2  # the work was shared
+    assert len(ran) == 4 + 4 + 4 + 4 + 4, result.stdout
+    workers = {}
+    for worker, file, test in ran:
+        workers.setdefault(file, {})[test] = worker
+    assert len(set(workers["test_a"].values())) == 1, result.stdout
+    assert len(set(workers["test_b"].values())) == 1, result.stdout
+    slurm = {workers["test_dummy"]["test_slurm"]} | {
+        workers["test_s"][name] for name in ("test_cluster", "test_same_run", "test_same_reference")
+    }
+    assert len(slurm) == 1, result.stdout
+    assert set(workers["test_c"].values()) == {"gw0", "gw1"}, result.stdout
 
 
 def test_real_slurm_test_is_marked_slurm():
