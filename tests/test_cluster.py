@@ -51,8 +51,27 @@ SMALL = {
 }
 
 
-def run(workdir, *args, timeout=900):
-    return run_snakemake(workdir, *args, timeout=timeout)
+# The SLURM run also selects with the method from outside ufsbench of examples/my_method,
+# on PYTHONPATH as docs/own-method.md says: the jobs on the node must import it as local
+# jobs do (sbatch exports the environment).
+EXAMPLE_PACKAGE = ROOT / "examples" / "my_method" / "my_ufs"
+WITH_OWN_METHOD = {
+    **SMALL,
+    "methods": {
+        **SMALL["methods"],
+        "mine": {"callable": "my_ufs.selectors:graph_smoothness", "alpha": [1.0]},
+    },
+}
+
+
+def run(workdir, *args, timeout=900, env=None):
+    return run_snakemake(workdir, *args, timeout=timeout, env=env)
+
+
+def with_example_package(workdir) -> dict:
+    """The environment of a run importing the example method from a copy in ``workdir``."""
+    shutil.copytree(EXAMPLE_PACKAGE, workdir / "pkg" / "my_ufs")
+    return {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{workdir / 'pkg'}"}
 
 
 def prepare(tmp_path, name, config):
@@ -82,8 +101,8 @@ def assert_same_trees(a, b):
 
 @pytest.fixture(scope="module")
 def local_run(tmp_path_factory):
-    workdir = prepare(tmp_path_factory.mktemp("local"), "run", SMALL)
-    run(workdir, "--cores", "2")
+    workdir = prepare(tmp_path_factory.mktemp("local"), "run", WITH_OWN_METHOD)
+    run(workdir, "--cores", "2", env=with_example_package(workdir))
     return workdir
 
 
@@ -140,13 +159,15 @@ def slurm():
 
 @pytest.mark.slurm
 def test_slurm_run_matches_local_run(tmp_path, slurm, local_run):
-    workdir = prepare(tmp_path, "slurm", SMALL)
+    workdir = prepare(tmp_path, "slurm", WITH_OWN_METHOD)
     # No accounting database here: job states come from squeue (MinJobAge=600 keeps them).
     start = time.perf_counter()
-    run(workdir, *SLURM_RUN_ARGS, timeout=900)
+    run(workdir, *SLURM_RUN_ARGS, timeout=900, env=with_example_package(workdir))
     print(f"SLURM run took {time.perf_counter() - start:.0f} s", file=sys.stderr)
     log = "\n".join(p.read_text() for p in (workdir / ".snakemake" / "log").glob("*.log"))
     assert "slurm" in log.lower()
+    summary = pd.read_csv(workdir / "results/default/tables/summary.tsv", sep="\t")
+    assert set(summary["method"]) == {"maxvariance", "lapscore", "random", "mine"}
     assert_same_trees(workdir, local_run)
 
 

@@ -21,13 +21,11 @@ import yaml
 from conftest import MIRROR
 from snakemake_cli import (
     ROOT,
-    SLURM_RUN_ARGS,
     needs_snakemake,
     planned_jobs,
     run_snakemake,
     snakemake_cmd,
 )
-from test_cluster import slurm  # noqa: F401  (the real single-node SLURM fixture)
 
 from ufsbench.tools import publish_run
 
@@ -146,26 +144,3 @@ def test_a_missing_module_fails_before_any_job(example_run, tmp_path):
     assert result.returncode != 0
     assert "cannot import module 'my_ufs.nowhere'" in result.stdout + result.stderr
     assert not (tmp_path / "results").exists()
-
-
-@pytest.mark.slurm
-@pytest.mark.usefixtures("slurm")
-def test_example_runs_unchanged_under_the_slurm_profile(example_run, tmp_path):
-    """The same config and PYTHONPATH with --workflow-profile profiles/slurm on a real
-    single-node SLURM: the jobs import the outside method, and the tables and figures
-    are the local run's, byte for byte."""
-    workdir = tmp_path / "slurm"
-    workdir.mkdir()
-    shutil.copy(example_run / "config.yaml", workdir / "config.yaml")
-    shutil.copytree(example_run / "pkg", workdir / "pkg")
-    # No accounting database on the test node: job states come from squeue.
-    run(workdir, *SLURM_RUN_ARGS)
-    log = "\n".join(p.read_text() for p in (workdir / ".snakemake" / "log").glob("*.log"))
-    assert "slurm" in log.lower()
-    for name in ("tables", "figures"):
-        ours = workdir / "results" / "my_method" / name
-        local = example_run / "results" / "my_method" / name
-        files = sorted(str(p.relative_to(local)) for p in local.rglob("*") if p.is_file())
-        assert files == sorted(str(p.relative_to(ours)) for p in ours.rglob("*") if p.is_file())
-        differ = [f for f in files if (ours / f).read_bytes() != (local / f).read_bytes()]
-        assert not differ, f"{name}: {differ} differ from the local run"
