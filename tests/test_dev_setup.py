@@ -149,7 +149,8 @@ def test_parallel_workers_keep_shared_fixtures_and_slurm_together_and_spread_the
     """``-n 2 --dist loadgroup`` (the full-suite command): the tests sharing a module fixture
     run on one worker (it is made once); every SLURM test, with the tests sharing fixtures
     with it, on one worker (a machine has one SLURM to start and stop); independent tests,
-    even of one file, on any worker (a file of long runs is not one worker's queue)."""
+    even of one file, ungrouped: on whichever worker is free (a file of long runs is not
+    one worker's queue)."""
     tests = dummy_project / "tests"
     for name, body in [("a", SHARED_RUN), ("b", SHARED_RUN), ("c", INDEPENDENT),
                        ("s", SLURM_CHAIN)]:  # fmt: skip
@@ -159,18 +160,23 @@ def test_parallel_workers_keep_shared_fixtures_and_slurm_together_and_spread_the
         env_extra={"UFSBENCH_SLURM_TESTS": "1"},
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
-    ran = re.findall(r"\[(gw\d)\] \[\s*\d+%\] PASSED tests/(test_\w+)\.py::(\w+)", result.stdout)
+    passed = r"\[(gw\d)\] \[\s*\d+%\] PASSED tests/(test_\w+)\.py::(\w+)(@\S+)?"
+    ran = re.findall(passed, result.stdout)
     assert len(ran) == 4 + 4 + 4 + 4 + 4, result.stdout
-    workers = {}
-    for worker, file, test in ran:
+    workers, groups = {}, {}
+    for worker, file, test, group in ran:
         workers.setdefault(file, {})[test] = worker
+        groups.setdefault(file, {})[test] = group.removeprefix("@")
     assert len(set(workers["test_a"].values())) == 1, result.stdout
     assert len(set(workers["test_b"].values())) == 1, result.stdout
     slurm = {workers["test_dummy"]["test_slurm"]} | {
         workers["test_s"][name] for name in ("test_cluster", "test_same_run", "test_same_reference")
     }
     assert len(slurm) == 1, result.stdout
-    assert set(workers["test_c"].values()) == {"gw0", "gw1"}, result.stdout
+    # xdist schedules each ungrouped test on its own (which worker is free decides)
+    assert set(groups["test_c"].values()) == {""}, result.stdout
+    assert groups["test_s"]["test_other"] == "", result.stdout
+    assert set(groups["test_a"].values()) == {"tests/test_a.py"}, result.stdout
 
 
 def test_real_slurm_test_is_marked_slurm():
