@@ -288,28 +288,41 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
 
 def test_crossval_parts_over_training_sizes_publish_as_one_run(wine_run, tmp_path):
     """The cross-validation of sizes 60 and 90 run as two parts (each alone, as a long
-    nested search may have to) publishes as the one run over both does."""
+    nested search may have to, one after the other in one folder) publishes as the one
+    run over both does; each part's cost and job records are its own size's."""
     _, config = wine_run
     config = {**config, "paper": {**config["paper"]}}
     config["paper"]["crossval"] = {**config["paper"]["crossval"], "train_sizes": [60, 90]}
-    sizes = {"whole": "[60, 90]", "n60": "[60]", "n90": "[90]"}
-    for name, train_sizes in sizes.items():
-        workdir = tmp_path / name
-        workdir.mkdir()
-        write_config(workdir, config)
-        override = f"paper={{crossval: {{train_sizes: {train_sizes}}}}}"
-        run_snakemake(workdir, "--cores", "2", "--until", "crossval_vs_paper", "--config",
-                      "datasets=[wine]", override)  # fmt: skip
+    for name in ("whole", "parts"):
+        (tmp_path / name).mkdir()
+        write_config(tmp_path / name, config)
     config_file = str(tmp_path / "whole" / "config.yaml")
+
+    def run(name, train_sizes):
+        override = f"paper={{crossval: {{train_sizes: {train_sizes}}}}}"
+        run_snakemake(tmp_path / name, "--cores", "2", "--until", "crossval_vs_paper",
+                      "--config", "datasets=[wine]", override)  # fmt: skip
 
     def publish(run, into, *extra):
         args = ["--config", config_file, "--into", str(into), "--root", str(ROOT)]
         publish_run.main([str(tmp_path / run), *args, "--crossval-part", *extra])
 
     one, merged = tmp_path / "one", tmp_path / "merged"
+    run("whole", "[60, 90]")
     publish("whole", one)
-    publish("n90", merged)
-    publish("n60", merged)
+    run("parts", "[90]")
+    publish("parts", merged)
+    run("parts", "[60]")  # beside the size-90 draws
+    publish("parts", merged)
+    part = merged / "runs" / "wine-crossval-nested+full_data_oracle-n60"
+    benchmarks = tmp_path / "parts/results/lsdcl/benchmarks/crossval/wine/lsdcl"
+    draws = sorted((benchmarks / "n60").glob("d*.tsv"))
+    assert len(draws) > 1 and (benchmarks / "n90").is_dir()
+    cpu = sum(pd.read_csv(f, sep="\t")["cpu_time"].iloc[-1] for f in draws)
+    cost = pd.read_csv(part / "cost.tsv", sep="\t")
+    assert cost.loc[cost["stage"] == "crossval", "cpu_s"].sum() == pytest.approx(cpu)
+    records = pd.read_csv(part / "jobs.tsv", sep="\t")
+    assert records.loc[records["stage"] == "crossval", "jobs"].sum() == len(draws) + 1  # + n60
     assert sorted(p.name for p in (merged / "runs").iterdir()) == [
         "wine-crossval-nested+full_data_oracle-n60",
         "wine-crossval-nested+full_data_oracle-n90",
@@ -323,8 +336,8 @@ def test_crossval_parts_over_training_sizes_publish_as_one_run(wine_run, tmp_pat
     assert info["datasets"] == [] and info["crossval"] == [["full_data_oracle", 60], ["nested", 60]]
     # A size published twice needs --replace, which drops the earlier part.
     with pytest.raises(SystemExit, match="already published by wine-crossval"):
-        publish("n60", merged)
-    publish("n60", merged, "--replace")
+        publish("parts", merged)
+    publish("parts", merged, "--replace")
     assert len(list((merged / "runs").iterdir())) == 2
     assert (one / "lsdcl_crossval.tsv").read_text() == (merged / "lsdcl_crossval.tsv").read_text()
     # A part cannot replace the size a dataset run's cross-validation holds.
@@ -333,4 +346,4 @@ def test_crossval_parts_over_training_sizes_publish_as_one_run(wine_run, tmp_pat
     publish_run.main([str(workdir), "--config", str(workdir / "config.yaml"), "--into",
                       str(full), "--root", str(ROOT)])  # fmt: skip
     with pytest.raises(SystemExit, match="publish the other selections or sizes only"):
-        publish("n90", full, "--replace")
+        publish("whole", full, "--replace")  # its size 90 is the dataset run's

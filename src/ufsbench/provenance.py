@@ -162,6 +162,7 @@ def read_job_records(logs) -> pd.DataFrame:
             parts = [f"{parts[0]}/{parts[1]}", *parts[2:]]
         stage, *middle, job = parts if len(parts) > 1 else ["", *parts]
         dataset, method = (middle + ["", ""])[:2]
+        job = "/".join([*middle[2:], job])  # crossval/<d>/<m>/n300/d6: job "n300/d6"
         rows.append(
             (
                 stage,
@@ -271,14 +272,17 @@ def workflow_codebase(lib=LIBRARY, scripts=None):
     return CodeBase(lib, readers=readers)
 
 
-def run_provenance(logs, exclude_datasets=()) -> tuple[pd.DataFrame, dict]:
+def run_provenance(logs, exclude_datasets=(), keep=None) -> tuple[pd.DataFrame, dict]:
     """A finished run's job records (its ``logs/<experiment>`` folder), summarised, and
     what its ``run.json`` says of them: the distinct commits and package-version sets.
     ``exclude_datasets``: datasets whose jobs belong to another run made in the same
-    folder (an earlier part of the config's datasets), left out."""
+    folder (an earlier part of the config's datasets), left out; ``keep``: a function of
+    the job table giving the rows to keep (all if None)."""
     jobs = read_job_records(logs)
     if len(jobs) and exclude_datasets:
         jobs = jobs[~jobs["dataset"].isin(list(exclude_datasets))]
+    if len(jobs) and keep is not None:
+        jobs = jobs[keep(jobs)]
     summary = summarise_jobs(jobs)
     return summary, {
         "jobs_recorded": len(jobs),

@@ -193,6 +193,19 @@ def crossval_clashes(records, cells: set, name: str) -> tuple[list[Path], list[P
     return parts, whole
 
 
+def of_sizes(sizes):
+    """The rows of a job table (costs or records) a cross-validation part of training
+    ``sizes`` made: its draws and size tables (job ``n<size>/d<draw>`` or ``n<size>``),
+    and every job not of the cross-validation stage."""
+    names = {f"n{size}" for size in sizes}
+
+    def keep(jobs: pd.DataFrame) -> pd.Series:
+        size = jobs["job"].astype(str).str.split("/").str[0]
+        return (jobs["stage"] != "crossval") | size.isin(names)
+
+    return keep
+
+
 def legacy_crossval(summary: pd.DataFrame) -> pd.DataFrame:
     """A summary from before the selections were named (no ``protocol`` column) is the
     full-data selection's, the only one run then (measured/lsdcl, 2026-11-26)."""
@@ -270,9 +283,13 @@ def publish(
     # its jobs' benchmarks and logs there: they are that run's, not this one's.
     ran = set(datasets) | ({paper["crossval"]["dataset"]} if crossval_part else set())
     others = [d for d in config.get("datasets", []) if d not in ran]
+    # A cross-validation part's folder also holds the draws of the parts made before it.
+    keep = of_sizes({size for _, size in cells}) if crossval_part else None
     jobs = job_costs(results)
     if len(jobs):
         jobs = jobs[~jobs["dataset"].isin(others)]
+    if len(jobs) and keep is not None:
+        jobs = jobs[keep(jobs)]
     if len(jobs):
         cost = jobs.groupby(["dataset", "method", "stage"], as_index=False)[["cpu_s", "wall_s"]]
         write_table(staging / "cost.tsv", cost.sum())
@@ -281,7 +298,7 @@ def publish(
         info["crossval"] = sorted([protocol, size] for protocol, size in cells)
     # Per job: the commit and code hash each job ran at (its log's first line).
     logs = run / "logs" / config.get("experiment", "default")
-    recorded, info["jobs"] = run_provenance(logs, exclude_datasets=others)
+    recorded, info["jobs"] = run_provenance(logs, exclude_datasets=others, keep=keep)
     write_table(staging / "jobs.tsv", recorded)
     write_text(staging / "run.json", json.dumps(info, indent=2) + "\n")
     for clash in clashes:
