@@ -31,7 +31,7 @@ def pytest_collection_modifyitems(config, items):
     """Group the tests for parallel workers; skip, saying how to opt in, the tests that may
     install and start SLURM."""
     if config.pluginmanager.hasplugin("xdist"):
-        group_by_file(items)
+        group_for_workers(items)
     if slurm_opted_in():
         return
     skip = pytest.mark.skip(
@@ -43,7 +43,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-def group_by_file(items):
+def group_for_workers(items):
     """``xdist_group`` marks for ``pytest -n N --dist loadgroup``: the tests of a file that
     share a fixture of that file wider than one test (often a whole workflow run) stay on
     one worker, so it is made once; the ``slurm`` tests, and the tests sharing such a
