@@ -193,15 +193,19 @@ def crossval_clashes(records, cells: set, name: str) -> tuple[list[Path], list[P
     return parts, whole
 
 
-def of_sizes(sizes):
-    """The rows of a job table (costs or records) a cross-validation part of training
-    ``sizes`` made: its draws and size tables (job ``n<size>/d<draw>`` or ``n<size>``),
-    and every job not of the cross-validation stage."""
-    names = {f"n{size}" for size in sizes}
+def this_runs_jobs(others, sizes=None):
+    """Which rows of a job table (costs or records) this run made, when earlier runs in
+    its folder left theirs: not the jobs of the config's ``others`` datasets (an earlier
+    part's), and for a cross-validation part of training ``sizes`` no crossval job of
+    another size (job ``n<size>/d<draw>`` or ``n<size>``)."""
+    names = {f"n{size}" for size in sizes or ()}
 
     def keep(jobs: pd.DataFrame) -> pd.Series:
+        ours = ~jobs["dataset"].isin(list(others))
+        if sizes is None:
+            return ours
         size = jobs["job"].astype(str).str.split("/").str[0]
-        return (jobs["stage"] != "crossval") | size.isin(names)
+        return ours & ((jobs["stage"] != "crossval") | size.isin(names))
 
     return keep
 
@@ -284,11 +288,9 @@ def publish(
     ran = set(datasets) | ({paper["crossval"]["dataset"]} if crossval_part else set())
     others = [d for d in config.get("datasets", []) if d not in ran]
     # A cross-validation part's folder also holds the draws of the parts made before it.
-    keep = of_sizes({size for _, size in cells}) if crossval_part else None
+    keep = this_runs_jobs(others, {size for _, size in cells} if crossval_part else None)
     jobs = job_costs(results)
     if len(jobs):
-        jobs = jobs[~jobs["dataset"].isin(others)]
-    if len(jobs) and keep is not None:
         jobs = jobs[keep(jobs)]
     if len(jobs):
         cost = jobs.groupby(["dataset", "method", "stage"], as_index=False)[["cpu_s", "wall_s"]]
@@ -298,7 +300,7 @@ def publish(
         info["crossval"] = sorted([protocol, size] for protocol, size in cells)
     # Per job: the commit and code hash each job ran at (its log's first line).
     logs = run / "logs" / config.get("experiment", "default")
-    recorded, info["jobs"] = run_provenance(logs, exclude_datasets=others, keep=keep)
+    recorded, info["jobs"] = run_provenance(logs, keep=keep)
     write_table(staging / "jobs.tsv", recorded)
     write_text(staging / "run.json", json.dumps(info, indent=2) + "\n")
     for clash in clashes:
