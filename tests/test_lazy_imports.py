@@ -131,3 +131,22 @@ def test_public_names_still_import():
 def test_unknown_method_names_the_known_ones():
     with pytest.raises(ValueError, match="unknown method 'nope'.*lapscore"):
         registry.get_method("nope")
+
+
+def test_resolving_a_built_in_name_imports_only_its_module():
+    """The workflow's plan resolves each configured method (``ufsbench.plan``): a built-in
+    name must not build the whole registry, which imports every method module."""
+    loaded = fresh_modules(
+        "from ufsbench.plan import Plan\n"
+        "from ufsbench.methods.external import resolve_method\n"
+        "assert resolve_method('lapscore').name == 'lapscore'"
+    )
+    methods = {m for m in loaded if m.startswith("ufsbench.methods.") and "._" not in m}
+    assert methods == {
+        "ufsbench.methods.base",
+        "ufsbench.methods.external",
+        "ufsbench.methods.lapscore",
+        "ufsbench.methods.params",
+        "ufsbench.methods.registry",
+    }
+    assert not heavy(loaded, ("sklearn", "scipy.stats", "numba"))

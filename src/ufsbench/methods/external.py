@@ -33,9 +33,9 @@ import numpy as np
 
 from ..constraints import Param
 from ..graph import knn_graph
+from . import registry
 from .base import Selection
 from .params import GRAPH_PARAMS, GRAPH_WEIGHT, WIDTH, Declaration, MethodSpec, signature_defaults
-from .registry import REGISTRY
 
 ENTRY_POINT_GROUP = "ufsbench.methods"
 # Keywords the caller supplies (when the function names them); never hyper-parameters.
@@ -264,11 +264,12 @@ def resolve_method(method, *, name: str | None = None, target=None) -> MethodSpe
             raise TypeError(
                 f"method must be a name, a 'module:function' path or a callable, got {method!r}"
             )
-        if method in REGISTRY:
-            return REGISTRY[method]
+        spec = registry.builtin_method(method)
+        if spec is not None:
+            return spec
         target = entry_point_target(method)
         if target is None:
-            known = ", ".join(sorted(REGISTRY))
+            known = ", ".join(sorted(registry.REGISTRY))
             raise ValueError(
                 f"unknown method {method!r} (known: {known}; or give 'callable: "
                 f"module:function', or install a package with a {ENTRY_POINT_GROUP!r} entry "

@@ -78,21 +78,29 @@ def _likely_modules(name: str) -> list[str]:
     ]
 
 
+def builtin_method(name: str) -> MethodSpec | None:
+    """The spec of the built-in method ``name``, or None. Before the registry is built,
+    only the module that declares ``name`` by convention is imported; a name it does not
+    declare builds the whole registry (an unconventional module may declare it)."""
+    registry = globals().get("REGISTRY")
+    if registry is None:
+        for module_name in _likely_modules(name):
+            spec = _declared_in(module_name).get(name)
+            if spec is not None:
+                return spec
+        registry = __getattr__("REGISTRY")
+    return registry.get(name)
+
+
 def get_method(name) -> MethodSpec:
     """The spec of a registered method by name; any other method (a spec, a callable, a
     ``"module:function"`` path, an installed entry point's name) is resolved by
     :func:`.external.resolve_method`, which says what is wrong with it. A built-in name
     imports only the module that declares it (the full registry is built on demand)."""
     if isinstance(name, str):
-        registry = globals().get("REGISTRY")
-        if registry is None:
-            for module_name in _likely_modules(name):
-                spec = _declared_in(module_name).get(name)
-                if spec is not None:
-                    return spec
-            registry = __getattr__("REGISTRY")
-        if name in registry:
-            return registry[name]
+        spec = builtin_method(name)
+        if spec is not None:
+            return spec
     from .external import resolve_method
 
     return resolve_method(name)
