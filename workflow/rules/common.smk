@@ -1,4 +1,5 @@
 # Validation first, then the run plan and the small functions rules call.
+import atexit
 import functools
 import sys
 from types import SimpleNamespace
@@ -8,7 +9,7 @@ import yaml
 from snakemake.utils import validate
 from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
-from ufsbench.codehash import CodeBase
+from ufsbench.hashcache import RememberedHashes
 from ufsbench.localdata import local_datasets
 from ufsbench.methods.external import ExternalSpec
 from ufsbench.limits import check_plan_size
@@ -123,13 +124,15 @@ _foreign = foreign_library(workflow.basedir, LIB)
 if _foreign:
     print(_foreign, file=sys.stderr)
 # The library's code as jobs hash it: numerics only (see ufsbench.codehash). The scripts
-# are readers: a library constant one of them reads counts.
-CODE = CodeBase(
+# are readers: a library constant one of them reads counts. The hashes are kept in
+# .snakemake/ufsbench/ for the next command while no source changes (ufsbench.hashcache).
+CODE = RememberedHashes(
     LIB,
     readers=[
         script for script in sorted(Path(workflow.basedir, "scripts").glob("*.py"))
     ],
 )
+atexit.register(CODE.save)
 METRICS = ["acc", "nmi_max", "nmi_sqrt"]
 
 
@@ -234,11 +237,7 @@ def method_target(wildcards):
 
 
 def all_scores():
-    return [
-        res(f"{dataset}/{method}/{chunk}/scores.tsv")
-        for dataset, method in PLAN.runs()
-        for chunk in PLAN.chunks(method)
-    ] + stage2_scores()
+    return [res(f"{d}/{m}/{c}/scores.tsv") for d, m, c in score_files()]
 
 
 def score_plan(files):
@@ -260,14 +259,30 @@ def score_plan(files):
     }
 
 
-def all_score_plan():
+def score_files(datasets=None):
+    """(dataset, method, chunk) of every scores file, stage 1 then stage 2 (chunk
+    ``stage2``), of ``datasets`` (default: all): the order of the run's table."""
     stage1 = [
         (dataset, method, chunk)
         for dataset, method in PLAN.runs()
         for chunk in PLAN.chunks(method)
     ]
     stage2 = [(d, m, "stage2") for d, m in PLAN.runs(two_stage_methods())]
-    return score_plan(stage1 + stage2)
+    return [f for f in stage1 + stage2 if datasets is None or f[0] in datasets]
+
+
+def all_score_plan():
+    return score_plan(score_files())
+
+
+def dataset_score_files(wildcards):
+    return [
+        res(f"{d}/{m}/{c}/scores.tsv") for d, m, c in score_files([wildcards.dataset])
+    ]
+
+
+def dataset_score_plan(wildcards):
+    return score_plan(score_files([wildcards.dataset]))
 
 
 def stage1_score_plan(wildcards):
