@@ -4,6 +4,7 @@ two-stage search, the paper tables, dataset skipping, Diamond9, and the config e
 from __future__ import annotations
 
 import runpy
+import shutil
 from types import SimpleNamespace
 
 import numpy as np
@@ -11,7 +12,14 @@ import pandas as pd
 import pytest
 import yaml
 from scipy import stats as sps
-from snakemake_cli import ROOT, needs_snakemake, run_snakemake, validated, write_config
+from snakemake_cli import (
+    ROOT,
+    needs_snakemake,
+    planned_jobs,
+    run_snakemake,
+    validated,
+    write_config,
+)
 
 from ufsbench import rank_features
 from ufsbench.datasets import load_registry, unavailable_reason
@@ -339,89 +347,89 @@ def _tiny_blufs_config():
     return config
 
 
-@pytest.mark.slow
-@needs_snakemake
-def test_blufs_config_runs_end_to_end(tmp_path):
+# The whole run over WINE and IRIS (LUNG skipped), made once: the end-to-end test reads it,
+# the test of publishing runs over disjoint datasets splits it.
+JOINT = ("wine", "iris")
+
+
+@pytest.fixture(scope="module")
+def joint_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("joint")
     config = _tiny_blufs_config()
+    config["datasets"] = [*JOINT, "lung"]
+    config["feature_counts"] = {"wine": [2, 4], "iris": [1, 2]}
+    config["methods"]["lapscore"] = {"t": [1.0]}  # a second method for the Friedman test
     # SPCAFS is seed-free: its re-seeding is one job
     config["methods"]["spcafs"] = {"gamma": [1.0], "max_iter": [5]}
     config["blufs"]["reseed_methods"] = ["blufs", "spcafs"]
     config["blufs"]["reference"] = str(REFERENCE)
-    notes = tmp_path / "notes.tsv"
+    config["blufs"]["figures"] = {
+        kind: list(JOINT) for kind in ("sensitivity", "stability", "correlation", "convergence")
+    } | {"correlation_methods": ["blufs"]}
+    notes = workdir / "notes.tsv"
     notes.write_text("dataset\tmethod\tnote\nwine\tblufs\tWINE is not a dataset of the paper\n")
     config["blufs"]["notes"] = str(notes)
     # 2 feature counts x 2 stage-2 points = 4 runs: BLUFS's own 2 runs per part gives stage 2
     # in 2 parts (the run's chunk_size, 4, would give one).
     config["chunk_size"] = 4
     config["methods"]["blufs"]["chunk_size"] = 2
-    write_config(tmp_path, config)
-    # Only the experiment's outputs: the spine's t-tests and curves are tested elsewhere.
-    targets = [
-        f"results/blufs/tables/blufs_{name}"
-        for name in ("vs_paper.tsv", "table2.md", "table5.md", "table7.md")
-    ] + ["results/blufs/timings/blufs_table8.md"]
-    targets += [f"results/blufs/figures/blufs/{name}.png" for name in
-                ("cd_acc", "synthetic_synthetic_planted", "sensitivity_wine", "stability_wine",
-                 "correlation_wine", "convergence_wine")]  # fmt: skip
-    result = run_snakemake(tmp_path, "--cores", "2", *targets)
-    assert "skipping dataset 'lung'" in result.stderr
-    tables = tmp_path / "results" / "blufs" / "tables"
-    stage2 = pd.read_csv(tmp_path / "results/blufs/wine/blufs/stage2/scores.tsv", sep="\t")
+    write_config(workdir, config)
+    result = run_snakemake(workdir, "--cores", "2")
+    return SimpleNamespace(workdir=workdir, config=config, stderr=result.stderr)
+
+
+@pytest.mark.slow
+@needs_snakemake
+def test_blufs_config_runs_end_to_end(joint_run):
+    workdir, config = joint_run.workdir, joint_run.config
+    assert "skipping dataset 'lung'" in joint_run.stderr
+    tables = workdir / "results" / "blufs" / "tables"
+    stage2 = pd.read_csv(workdir / "results/blufs/wine/blufs/stage2/scores.tsv", sep="\t")
     assert set(stage2["params"].str.extract(r"lam=([^,]+)")[0]) == {"0.1", "10"}
     scores = pd.read_csv(tables / "scores.tsv", sep="\t")
     assert len(stage2) and set(stage2["params"]) <= set(scores["params"])
+    # each dataset's own table (what its companions read) is its rows of the run's, in order
+    for dataset in JOINT:
+        own = pd.read_csv(workdir / "results/blufs" / dataset / "scores.tsv", sep="\t")
+        rows = scores[scores["dataset"] == dataset].reset_index(drop=True)
+        pd.testing.assert_frame_equal(own, rows, check_exact=True)
     versus = pd.read_csv(tables / "blufs_vs_paper.tsv", sep="\t")
-    row = versus[(versus["method"] == "blufs") & (versus["metric"] == "acc")].iloc[0]
+    blufs = versus[(versus["method"] == "blufs") & (versus["metric"] == "acc")]
+    row = blufs.set_index("dataset").loc["wine"]
     assert row["reseeds"] == 2 and not np.isnan(row["default"])
     assert row["notes"].endswith("WINE is not a dataset of the paper")
-    others = versus.loc[versus["method"] != "blufs", "notes"].fillna("")
-    assert not others.str.contains("WINE").any()
+    others = versus.loc[(versus["method"] != "blufs") | (versus["dataset"] != "wine"), "notes"]
+    assert not others.fillna("").str.contains("WINE").any()
     assert (tables / "blufs_table2.md").read_text().startswith("**Table II")
     assert "Case I" in (tables / "blufs_table5.md").read_text()
-    assert (tmp_path / "results/blufs/figures/blufs/cd_acc.png").stat().st_size > 0
+    figures = workdir / "results/blufs/figures/blufs"
+    assert (figures / "cd_acc.png").stat().st_size > 0
     picks = pd.read_csv(tables / "blufs_synthetic_synthetic_planted.tsv", sep="\t")
     assert picks["method"].tolist() == ["blufs"] and picks["hits"].iloc[0] in (0, 1, 2)
     assert "seconds" not in picks.columns
     traces = pd.read_csv(tables / "blufs_convergence_wine.tsv", sep="\t")
     assert "seconds" not in traces.columns and len(traces)
-    figures = tmp_path / "results/blufs/figures/blufs"
     for name in ("sensitivity", "stability", "correlation", "convergence"):
         assert (figures / f"{name}_wine.png").stat().st_size > 0, name
     # Table VIII is made of timings: results/timings, not the byte-identical results/tables.
-    table8 = (tmp_path / "results/blufs/timings/blufs_table8.md").read_text()
+    table8 = (workdir / "results/blufs/timings/blufs_table8.md").read_text()
     assert "| wine |" in table8 and "Load average during the runs" in table8
-    runtime = pd.read_csv(tmp_path / "results/blufs/wine/blufs/runtime.tsv", sep="\t").iloc[0]
+    runtime = pd.read_csv(workdir / "results/blufs/wine/blufs/runtime.tsv", sep="\t").iloc[0]
     # Timed on one BLAS/OpenMP thread (the pools threadpoolctl saw, each limited to 1).
     assert runtime["mean_cpu_seconds"] > 0 and runtime["mean_seconds"] > 0
     pools = str(runtime["blas_threads"]).split(";")
     assert pools and all(p.rsplit(":", 1)[1] == "1" for p in pools), pools
-    _assert_stage2_parts_equal_the_serial_search(tmp_path, config, parts=2)
+    _assert_stage2_parts_equal_the_serial_search(workdir, config, parts=2)
     # Re-seeding: a job per seed; one for both seeds of the seed-free SPCAFS.
-    wine = tmp_path / "results/blufs/wine"
+    wine = workdir / "results/blufs/wine"
     assert sorted(p.name for p in (wine / "blufs/reseed").iterdir()) == ["r0.tsv", "r1.tsv"]
     assert sorted(p.name for p in (wine / "spcafs/reseed").iterdir()) == ["r0-1.tsv"]
     for method in ("blufs", "spcafs"):
         reseeds = pd.read_csv(wine / method / "reseed.tsv", sep="\t")
         assert reseeds.groupby("metric")["seed"].apply(list).map([0, 1].__eq__).all()
     # Everything is up to date: a second plan has nothing to do.
-    again = run_snakemake(tmp_path, "-n", *targets)
+    again = run_snakemake(workdir, "-n")
     assert "Nothing to be done" in again.stdout + again.stderr, again.stdout[-2000:]
-    # Restricting the datasets from the command line works (the issue's requirement).
-    dry = run_snakemake(tmp_path, "-n", "--config", "datasets=[wine]")
-    assert dry.returncode == 0
-    # Published from this one run: its tables with LaTeX, figures, fidelity and cost.
-    into = tmp_path / "measured"
-    args = ["--config", str(tmp_path / "config.yaml"), "--into", str(into), "--root", str(ROOT)]
-    publish_run.main([str(tmp_path), *args])
-    names = {p.name for p in into.iterdir()}
-    assert {"blufs_table2.tex", "blufs_table8.md", "cd_acc.png", "blufs_fidelity.tsv"} <= names
-    # WINE is no dataset of the paper: no cell to compare, the summary is its header
-    fidelity = pd.read_csv(into / "blufs_fidelity.tsv", sep="\t")
-    assert fidelity.empty and {"method", "metric", "ran"} <= set(fidelity.columns)
-    cost = pd.read_csv(into / "runs" / "wine" / "cost.tsv", sep="\t")
-    # the companions that compute are timed beside the selection and evaluation
-    timed = {"select", "evaluate", "stage2", "reseed", "knn", "runtime", "synthetic"}
-    assert timed <= set(cost["stage"])
 
 
 def _assert_stage2_parts_equal_the_serial_search(workdir, config, parts):
@@ -589,35 +597,44 @@ def _same_publication(one, merged):
         assert (one / name).read_bytes() == (merged / name).read_bytes(), name
 
 
+# Rules whose outputs read every dataset of the run: all a run restricted to fewer datasets
+# may redo. The per-dataset BLUFS jobs (re-seeding, kNN, figures) read their dataset's own
+# scores; of the spine, only the convergence plots read the run's table.
+ACROSS_DATASETS = {"aggregate", "ttest", "figure_curves", "convergence", "figure_convergence",
+                   "blufs_tables", "blufs_cd", "blufs_table8", "all"}  # fmt: skip
+
+
 @pytest.mark.slow
 @needs_snakemake
-def test_blufs_runs_over_disjoint_datasets_publish_as_one_run(tmp_path):
-    """Two runs (wine, iris) published into one folder equal one run over both datasets."""
-    config = _tiny_blufs_config()
-    config["datasets"] = ["wine", "iris"]
-    config["feature_counts"] = {"wine": [2, 4], "iris": [1, 2]}
-    config["methods"]["lapscore"] = {"t": [1.0]}  # a second method for the Friedman test
-    config["blufs"]["reference"] = str(REFERENCE)
-    config["blufs"]["figures"] = {
-        kind: ["wine", "iris"]
-        for kind in ("sensitivity", "stability", "correlation", "convergence")
-    } | {"correlation_methods": ["blufs"]}
-    runs = {"wine+iris": ["wine", "iris"], "wine": ["wine"], "iris": ["iris"]}
-    for name, datasets in runs.items():
-        workdir = tmp_path / name
-        workdir.mkdir()
-        write_config(workdir, config)
-        run_snakemake(workdir, "--cores", "2", "--config", f"datasets=[{','.join(datasets)}]")
-    config_file = str(tmp_path / "wine+iris" / "config.yaml")
+def test_blufs_runs_over_disjoint_datasets_publish_as_one_run(joint_run, tmp_path):
+    """Runs of WINE and of IRIS, published into one folder, equal the run over both. Each
+    is the joint run restricted to its dataset: it redoes only what reads every dataset."""
+    for name in JOINT:
+        shutil.copytree(joint_run.workdir, tmp_path / name, symlinks=True)
+        result = run_snakemake(tmp_path / name, "--cores", "2", "--config", f"datasets=[{name}]")
+        redone = {rule for rule, _ in planned_jobs(result.stdout + result.stderr)}
+        assert redone and redone <= ACROSS_DATASETS, sorted(redone - ACROSS_DATASETS)
+    config_file = str(joint_run.workdir / "config.yaml")
     one, merged = tmp_path / "one", tmp_path / "merged"
-    publish_run.main([str(tmp_path / "wine+iris"), "--config", config_file, "--into", str(one),
+    publish_run.main([str(joint_run.workdir), "--config", config_file, "--into", str(one),
                       "--root", str(ROOT)])  # fmt: skip
+    # Published from one run: its tables with LaTeX, figures, fidelity and cost.
+    names = {p.name for p in one.iterdir()}
+    assert {"blufs_table2.tex", "blufs_table8.md", "cd_acc.png", "blufs_fidelity.tsv"} <= names
+    # WINE and IRIS are no datasets of the paper: no cell to compare, the summary is its header
+    fidelity = pd.read_csv(one / "blufs_fidelity.tsv", sep="\t")
+    assert fidelity.empty and {"method", "metric", "ran"} <= set(fidelity.columns)
+    cost = pd.read_csv(one / "runs" / "+".join(JOINT) / "cost.tsv", sep="\t")
+    # the companions that compute are timed beside the selection and evaluation
+    timed = {"select", "evaluate", "stage2", "reseed", "knn", "runtime", "synthetic"}
+    assert timed <= set(cost["stage"])
     for name in ("iris", "wine"):
         publish_run.main([str(tmp_path / name), "--config", config_file, "--into", str(merged),
                           "--root", str(ROOT)])  # fmt: skip
     _same_publication(one, merged)
     friedman = pd.read_csv(merged / "blufs_friedman_acc.tsv", sep="\t")
-    assert friedman["n_datasets"].eq(2).all() and set(friedman["method"]) == {"blufs", "lapscore"}
+    assert friedman["n_datasets"].eq(2).all()
+    assert set(friedman["method"]) == {"blufs", "lapscore", "spcafs"}
     index = pd.read_csv(merged / "runs.tsv", sep="\t")
     assert sorted(index["run"]) == ["iris", "wine"]
     # A dataset published twice is refused; --replace swaps the run that had it.

@@ -69,7 +69,7 @@ rule blufs_reseed_part:
     input:
         unpack(knn_of_method),
         data=res("{dataset}/data.npz"),
-        scores=res("tables/scores.tsv"),
+        scores=res("{dataset}/scores.tsv"),
     output:
         res("{dataset}/{method}/reseed/{part}.tsv"),
     log:
@@ -114,7 +114,7 @@ rule blufs_reseed:
 rule blufs_knn:
     input:
         data=res("{dataset}/data.npz"),
-        scores=res("tables/scores.tsv"),
+        scores=res("{dataset}/scores.tsv"),
         selections=method_selections,
     output:
         res("{dataset}/{method}/knn.tsv"),
@@ -271,7 +271,7 @@ localrules:
 
 rule blufs_sensitivity:
     input:
-        res("tables/scores.tsv"),
+        res("{dataset}/scores.tsv"),
     output:
         png=report(
             res("figures/blufs/sensitivity_{dataset}.png"),
@@ -293,7 +293,7 @@ rule blufs_sensitivity:
 
 rule blufs_stability:
     input:
-        scores=res("tables/scores.tsv"),
+        scores=res("{dataset}/scores.tsv"),
         data=res("{dataset}/data.npz"),
         selections=dataset_selections,
     output:
@@ -320,7 +320,7 @@ rule blufs_stability:
 
 rule blufs_correlation:
     input:
-        scores=res("tables/scores.tsv"),
+        scores=res("{dataset}/scores.tsv"),
         data=res("{dataset}/data.npz"),
         selections=dataset_selections,
     output:

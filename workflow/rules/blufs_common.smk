@@ -13,10 +13,6 @@ def two_stage_methods():
     return BLUFS.two_stage_methods(PLAN.methods)
 
 
-def stage2_scores():
-    return [f"{stem}/stage2/scores.tsv" for stem in runs_of(two_stage_methods())]
-
-
 def method_selections(wildcards):
     """Every selection file of a (dataset, method): stage-1 chunks, and stage 2."""
     files = [

@@ -32,6 +32,7 @@ rule evaluate:
 
 localrules:
     aggregate,
+    dataset_scores,
 
 
 rule aggregate:
@@ -59,3 +60,22 @@ rule aggregate:
         code=code_hash("aggregate.py", "io.py", "integrity.py"),
     script:
         "../scripts/aggregate.py"
+
+
+# One dataset's rows of tables/scores.tsv, for the analyses of that dataset alone (the
+# BLUFS companions): the run's table changes whenever a dataset joins or leaves the run.
+rule dataset_scores:
+    input:
+        dataset_score_files,
+    output:
+        res("{dataset}/scores.tsv"),
+    log:
+        logs("scores/{dataset}.log"),
+    conda:
+        "../envs/ufsbench.yaml"
+    threads: 1
+    params:
+        plan=dataset_score_plan,
+        code=code_hash("aggregate.py", "io.py", "integrity.py"),
+    script:
+        "../scripts/dataset_scores.py"
