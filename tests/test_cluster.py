@@ -51,14 +51,16 @@ SMALL = {
 }
 
 
-# The SLURM run also selects with the method from outside ufsbench of examples/my_method,
-# on PYTHONPATH as docs/own-method.md says: the jobs on the node must import it as local
-# jobs do (sbatch exports the environment).
+# Every run also selects with an iterative method (a convergence figure too) and with the
+# method from outside ufsbench of examples/my_method, on PYTHONPATH as docs/own-method.md
+# says: the jobs on the SLURM node must import it as local jobs do (sbatch exports the
+# environment).
 EXAMPLE_PACKAGE = ROOT / "examples" / "my_method" / "my_ufs"
-WITH_OWN_METHOD = {
+CONFIG = {
     **SMALL,
     "methods": {
         **SMALL["methods"],
+        "ndfs": {"alpha": [0.1, 1.0], "beta": [1.0]},
         "mine": {"callable": "my_ufs.selectors:graph_smoothness", "alpha": [1.0]},
     },
 }
@@ -100,8 +102,17 @@ def assert_same_trees(a, b):
 
 
 @pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted run at --cores 1."""
+    workdir = prepare(tmp_path_factory.mktemp("reference"), "run", CONFIG)
+    run(workdir, "--cores", "1", env=with_example_package(workdir))
+    return workdir
+
+
+@pytest.fixture(scope="module")
 def local_run(tmp_path_factory):
-    workdir = prepare(tmp_path_factory.mktemp("local"), "run", WITH_OWN_METHOD)
+    """The same at --cores 2."""
+    workdir = prepare(tmp_path_factory.mktemp("local"), "run", CONFIG)
     run(workdir, "--cores", "2", env=with_example_package(workdir))
     return workdir
 
@@ -159,7 +170,7 @@ def slurm():
 
 @pytest.mark.slurm
 def test_slurm_run_matches_local_run(tmp_path, slurm, local_run):
-    workdir = prepare(tmp_path, "slurm", WITH_OWN_METHOD)
+    workdir = prepare(tmp_path, "slurm", CONFIG)
     # No accounting database here: job states come from squeue (MinJobAge=600 keeps them).
     start = time.perf_counter()
     run(workdir, *SLURM_RUN_ARGS, timeout=900, env=with_example_package(workdir))
@@ -167,44 +178,29 @@ def test_slurm_run_matches_local_run(tmp_path, slurm, local_run):
     log = "\n".join(p.read_text() for p in (workdir / ".snakemake" / "log").glob("*.log"))
     assert "slurm" in log.lower()
     summary = pd.read_csv(workdir / "results/default/tables/summary.tsv", sep="\t")
-    assert set(summary["method"]) == {"maxvariance", "lapscore", "random", "mine"}
+    assert set(summary["method"]) == {"maxvariance", "lapscore", "random", "ndfs", "mine"}
     assert_same_trees(workdir, local_run)
 
 
-WITH_NDFS = {
-    **SMALL,
-    "methods": {**SMALL["methods"], "ndfs": {"alpha": [0.1, 1.0], "beta": [1.0]}},
-}
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    """An uninterrupted run at --cores 1 (an iterative method: a convergence figure too)."""
-    workdir = prepare(tmp_path_factory.mktemp("reference"), "run", WITH_NDFS)
-    run(workdir, "--cores", "1")
-    return workdir
-
-
-def test_cores_change_no_byte_of_tables_or_figures(tmp_path, reference):
-    workdir = prepare(tmp_path, "cores2", WITH_NDFS)
-    run(workdir, "--cores", "2")
-    assert (workdir / "results" / "default" / "figures" / "wine" / "convergence.pdf").exists()
-    assert_same_trees(workdir, reference)
+def test_cores_change_no_byte_of_tables_or_figures(local_run, reference):
+    assert (local_run / "results" / "default" / "figures" / "wine" / "convergence.pdf").exists()
+    assert_same_trees(local_run, reference)
     timings = pd.read_csv(
-        workdir / "results" / "default" / "timings" / "select_seconds.tsv", sep="\t"
+        local_run / "results" / "default" / "timings" / "select_seconds.tsv", sep="\t"
     )
     assert list(timings.columns) == ["dataset", "method", "params", "select_seconds"]
 
 
 def test_killed_run_resumes_to_identical_tables(tmp_path, reference):
-    config = WITH_NDFS
-    workdir = prepare(tmp_path, "killed", config)
+    workdir = prepare(tmp_path, "killed", CONFIG)
+    env = with_example_package(workdir)
     # One job at a time, killed with SIGKILL (no cleanup) once selections are being made.
     proc = subprocess.Popen(
         snakemake_cmd(workdir, "--cores", "1"),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        env=env,
     )
     results = workdir / "results" / "default" / "wine"
     deadline = time.monotonic() + 300
@@ -219,8 +215,8 @@ def test_killed_run_resumes_to_identical_tables(tmp_path, reference):
     assert not (workdir / "results" / "default" / "tables" / "summary.tsv").exists()
     for path in done:  # whatever exists is whole: outputs are written atomically
         assert load_selections(path)
-    run(workdir, "--unlock")
-    run(workdir, "--cores", "2", "--rerun-incomplete")
+    run(workdir, "--unlock", env=env)
+    run(workdir, "--cores", "2", "--rerun-incomplete", env=env)
     assert_same_trees(workdir, reference)
     leftovers = [p for p in (workdir / "results").rglob("*") if p.name.endswith(".part")]
     assert not leftovers, leftovers

@@ -8,12 +8,13 @@ it. Methods not registered yet (a baseline family still on its branch) are left 
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from snakemake_cli import ROOT, needs_snakemake, run_snakemake, write_config
+from snakemake_cli import ROOT, needs_snakemake, planned_jobs, run_snakemake, write_config
 
 from ufsbench.methods.registry import REGISTRY
 from ufsbench.plan import expand_grid, setting_id
@@ -289,31 +290,34 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
 def test_crossval_parts_over_training_sizes_publish_as_one_run(wine_run, tmp_path):
     """The cross-validation of sizes 60 and 90 run as two parts (each alone, as a long
     nested search may have to, one after the other in one folder) publishes as the one
-    run over both does; each part's cost and job records are its own size's."""
+    run over both does; each part's cost and job records are its own size's. The parts'
+    folder is the whole run's, restricted to one size at a time: no draw is redone (a
+    draw does not depend on the other sizes run), and each part is published beside the
+    other size's draws and benchmarks."""
     _, config = wine_run
     config = {**config, "paper": {**config["paper"]}}
     config["paper"]["crossval"] = {**config["paper"]["crossval"], "train_sizes": [60, 90]}
-    for name in ("whole", "parts"):
-        (tmp_path / name).mkdir()
-        write_config(tmp_path / name, config)
+    (tmp_path / "whole").mkdir()
+    write_config(tmp_path / "whole", config)
     config_file = str(tmp_path / "whole" / "config.yaml")
 
     def run(name, train_sizes):
         override = f"paper={{crossval: {{train_sizes: {train_sizes}}}}}"
-        run_snakemake(tmp_path / name, "--cores", "2", "--until", "crossval_vs_paper",
-                      "--config", "datasets=[wine]", override)  # fmt: skip
+        result = run_snakemake(tmp_path / name, "--cores", "2", "--until", "crossval_vs_paper",
+                               "--config", "datasets=[wine]", override)  # fmt: skip
+        return {rule for rule, _ in planned_jobs(result.stdout + result.stderr)}
 
     def publish(run, into, *extra):
         args = ["--config", config_file, "--into", str(into), "--root", str(ROOT)]
         publish_run.main([str(tmp_path / run), *args, "--crossval-part", *extra])
 
     one, merged = tmp_path / "one", tmp_path / "merged"
-    run("whole", "[60, 90]")
+    assert "crossval_draw" in run("whole", "[60, 90]")
     publish("whole", one)
-    run("parts", "[90]")
-    publish("parts", merged)
-    run("parts", "[60]")  # beside the size-90 draws
-    publish("parts", merged)
+    shutil.copytree(tmp_path / "whole", tmp_path / "parts", symlinks=True)
+    for size in (90, 60):
+        assert "crossval_draw" not in run("parts", f"[{size}]")
+        publish("parts", merged)
     part = merged / "runs" / "wine-crossval-nested+full_data_oracle-n60"
     benchmarks = tmp_path / "parts/results/lsdcl/benchmarks/crossval/wine/lsdcl"
     draws = sorted((benchmarks / "n60").glob("d*.tsv"))

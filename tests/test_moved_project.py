@@ -35,7 +35,9 @@ def test_moving_the_project_and_the_mirror_reruns_nothing(tmp_path):
         "datasets": ["wine", "mine"],
         "local_datasets": {"mine": {"path": "data/mine.csv", "label": "kind"}},
         "feature_counts": {"wine": [2, 4]},
-        "methods": {"lapscore": {"t": [1.0]}},
+        # the project's own config/config.yaml applies first: only these two methods run
+        "replace_methods": True,
+        "methods": {"allfea": {}, "lapscore": {"t": [1.0]}},
         "evaluation": {"repeats": 2},
     }
 
