@@ -118,6 +118,8 @@ def test_planted_features_found_in_the_run(finished_run):
 def test_second_dry_run_has_nothing_to_do(finished_run):
     result = snakemake(finished_run, "-n")
     assert "Nothing to be done" in result.stdout + result.stderr
+    # the code hashes are kept in the run's folder (--directory), not where snakemake started
+    assert (finished_run / ".snakemake" / "ufsbench" / "code-hashes.json").is_file()
 
 
 def test_changing_one_grid_plans_only_that_method(finished_run):

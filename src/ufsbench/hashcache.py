@@ -37,14 +37,16 @@ def sources_digest(lib, readers=(), declarations=DECLARATIONS) -> str:
 
 
 class RememberedHashes:
-    """:meth:`CodeBase.hash` of ``lib``, read from ``path`` when the sources are those it
-    was written for; the library is parsed only for a hash not found there. :meth:`save`
-    writes what was added (atomically: concurrent jobs may save at once)."""
+    """:meth:`CodeBase.hash` of ``lib``, read from ``path`` (relative: to the current
+    folder) when the sources are those it was written for; the library is parsed only for
+    a hash not found there. :meth:`save` writes what was added (atomically: concurrent
+    jobs may save at once)."""
 
     def __init__(self, lib, readers=(), path=DEFAULT_PATH, declarations=DECLARATIONS):
         self.lib, self.readers = Path(lib), [Path(r) for r in readers]
         self.declarations = tuple(declarations)
-        self.path = Path(path)
+        # absolute now: snakemake returns to the folder it was started in before exiting
+        self.path = Path(path).absolute()
         self.sources = sources_digest(self.lib, self.readers, self.declarations)
         self.hashes = self._read()
         self.added = False

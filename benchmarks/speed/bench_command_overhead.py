@@ -1,0 +1,98 @@
+"""What every ``snakemake`` command pays before any job: the planning's CPU seconds.
+
+    python benchmarks/speed/bench_command_overhead.py [--repeats 5] [--out TSV]
+
+Two costs, each measured both ways in one run (CPU seconds of the child processes, user +
+system, so other load on the machine counts less than in wall time):
+
+- ``dry run``: ``snakemake -n`` in a finished run folder of a small config, with the code
+  hashes kept in ``.snakemake/ufsbench/code-hashes.json`` (:mod:`ufsbench.hashcache`)
+  against the same with that file removed before each command (a fresh parse of the
+  library, as every command did before);
+- ``plan import``: a fresh interpreter importing ``ufsbench.plan`` and resolving one
+  built-in method (``lapscore``, as the planning does per configured method) against the
+  same building the whole method registry first (every method module and its SciPy,
+  scikit-learn and numba imports, as importing ``ufsbench.plan`` did before).
+
+``ratio`` = the second way / the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = {
+    "datasets": ["wine"],
+    "feature_counts": {"wine": [2, 4]},
+    "methods": {"allfea": {}, "maxvariance": {}, "lapscore": {"t": [1.0]}},
+    "evaluation": {"repeats": 1},
+}
+RESOLVE = "from ufsbench.methods.external import resolve_method; resolve_method('lapscore')"
+WHOLE = "from ufsbench.methods.registry import REGISTRY; " + RESOLVE
+
+
+def child_cpu(cmd, **kwargs) -> float:
+    """CPU seconds (user + system) of running ``cmd`` to completion."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, check=True, capture_output=True, **kwargs)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def snakemake(workdir: Path, *args) -> list[str]:
+    return [
+        shutil.which("snakemake"),
+        "--snakefile",
+        str(ROOT / "workflow" / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(workdir / "config.yaml"),
+        *args,
+    ]
+
+
+def mean(values) -> float:
+    return sum(values) / len(values)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        (workdir / "config.yaml").write_text(yaml.safe_dump(CONFIG))
+        subprocess.run(snakemake(workdir, "--cores", "2"), check=True, capture_output=True)
+        cache = workdir / ".snakemake" / "ufsbench" / "code-hashes.json"
+        assert cache.is_file(), "the run kept no code hashes"
+        kept, fresh = [], []
+        for _ in range(args.repeats):
+            kept.append(child_cpu(snakemake(workdir, "-n")))
+            cache.unlink()
+            fresh.append(child_cpu(snakemake(workdir, "-n")))
+        rows.append(("dry run", mean(kept), mean(fresh)))
+    one = [child_cpu([sys.executable, "-c", RESOLVE]) for _ in range(args.repeats)]
+    whole = [child_cpu([sys.executable, "-c", WHOLE]) for _ in range(args.repeats)]
+    rows.append(("plan import", mean(one), mean(whole)))
+    lines = ["cost\tnow_cpu_s\tbefore_cpu_s\tratio"]
+    lines += [f"{name}\t{a:.2f}\t{b:.2f}\t{b / a:.2f}" for name, a, b in rows]
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    if args.out:
+        args.out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
