@@ -211,6 +211,8 @@ def test_killed_run_resumes_to_identical_tables(tmp_path, reference):
     assert proc.poll() is None, "the run finished before it could be killed"
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
+    # the code hashes were kept when the plan was made (for each cluster job's own planning)
+    assert (workdir / ".snakemake" / "ufsbench" / "code-hashes.json").is_file()
     done = list(results.glob("*/c0/selection.npz"))
     assert not (workdir / "results" / "default" / "tables" / "summary.tsv").exists()
     for path in done:  # whatever exists is whole: outputs are written atomically

@@ -132,8 +132,14 @@ CODE = RememberedHashes(
         script for script in sorted(Path(workflow.basedir, "scripts").glob("*.py"))
     ],
 )
-atexit.register(CODE.save)
+atexit.register(CODE.save)  # a dry run, or hashes computed after the jobs started
 METRICS = ["acc", "nmi_max", "nmi_sqrt"]
+
+
+# Saved once the plan is made, before any job: on a cluster each job plans the workflow
+# again and finds them.
+onstart:
+    CODE.save()
 
 
 wildcard_constraints:
