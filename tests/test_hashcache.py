@@ -38,6 +38,7 @@ def test_remembered_hashes_equal_a_fresh_parse_and_are_read_back_without_one(par
     hashes = [first.hash(*roots) for roots in ROOTS]
     assert hashes == [parsed.hash(*roots) for roots in ROOTS]
     first.save()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no part file left
     again = RememberedHashes(LIB, SCRIPTS, path=path)
     assert [again.hash(*roots) for roots in ROOTS] == hashes
     assert again._code is None  # read back: the library was not parsed

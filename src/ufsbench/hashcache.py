@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 from pathlib import Path
 
 from . import codehash
@@ -79,8 +80,10 @@ class RememberedHashes:
         text = json.dumps({"sources": self.sources, "hashes": self.hashes}, sort_keys=True)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            part = self.path.with_name(f"{self.path.name}.{os.getpid()}.part")
-            part.write_text(text)
+            # a name of its own: jobs on several nodes may save into one shared folder
+            fd, part = tempfile.mkstemp(dir=self.path.parent, suffix=".part")
+            with os.fdopen(fd, "w") as out:
+                out.write(text)
             os.replace(part, self.path)
         except OSError:
             return
