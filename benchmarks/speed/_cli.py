@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -41,6 +42,14 @@ def parser(description: str, datasets, repeats: int = 5) -> argparse.ArgumentPar
     )
     p.add_argument("--out", type=Path, default=None, help="TSV path (default: results/)")
     return p
+
+
+def workflow_command(workdir, configfile, *args) -> list[str]:
+    """The snakemake CLI running this checkout's workflow in ``workdir`` with
+    ``configfile``."""
+    snakefile = ROOT / "workflow" / "Snakefile"
+    return [shutil.which("snakemake"), "--snakefile", str(snakefile), "--directory",
+            str(workdir), "--configfile", str(configfile), *args]  # fmt: skip
 
 
 def registry_entry(name: str):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,9 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _cli  # noqa: E402
+
 CONFIG = {
     "datasets": ["wine"],
     "feature_counts": {"wine": [2, 4]},
@@ -49,16 +50,7 @@ def child_cpu(cmd, **kwargs) -> float:
 
 
 def snakemake(workdir: Path, *args) -> list[str]:
-    return [
-        shutil.which("snakemake"),
-        "--snakefile",
-        str(ROOT / "workflow" / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(workdir / "config.yaml"),
-        *args,
-    ]
+    return _cli.workflow_command(workdir, workdir / "config.yaml", *args)
 
 
 def mean(values) -> float:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -65,18 +64,9 @@ def plan(config_path: Path, workdir: Path, mirror: Path | None) -> tuple[float, 
     """(seconds, jobs, peak MB of the snakemake process) of a dry run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
+    mirror_args = ["--config", f"mirror={mirror}"] if mirror else []
     result = subprocess.run(
-        [
-            shutil.which("snakemake"),
-            "--snakefile",
-            str(ROOT / "workflow" / "Snakefile"),
-            "--directory",
-            str(workdir),
-            "--configfile",
-            str(config_path),
-            "-n",
-            *(["--config", f"mirror={mirror}"] if mirror else []),
-        ],
+        _cli.workflow_command(workdir, config_path, "-n", *mirror_args),
         capture_output=True,
         text=True,
     )
