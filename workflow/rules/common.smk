@@ -268,13 +268,13 @@ def score_plan(files):
 def score_files(datasets=None):
     """(dataset, method, chunk) of every scores file, stage 1 then stage 2 (chunk
     ``stage2``), of ``datasets`` (default: all): the order of the run's table."""
-    stage1 = [
-        (dataset, method, chunk)
-        for dataset, method in PLAN.runs()
-        for chunk in PLAN.chunks(method)
-    ]
-    stage2 = [(d, m, "stage2") for d, m in PLAN.runs(two_stage_methods())]
-    return [f for f in stage1 + stage2 if datasets is None or f[0] in datasets]
+
+    def kept(runs):  # the pairs of these datasets, before their chunks are listed
+        return [(d, m) for d, m in runs if datasets is None or d in datasets]
+
+    stage1 = [(d, m, c) for d, m in kept(PLAN.runs()) for c in PLAN.chunks(m)]
+    stage2 = [(d, m, "stage2") for d, m in kept(PLAN.runs(two_stage_methods()))]
+    return stage1 + stage2
 
 
 def all_score_plan():
