@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from snakemake_cli import needs_snakemake, run_snakemake, validated, write_config
 
 from ufsbench.methods import REGISTRY, registry
 
@@ -143,3 +144,56 @@ def test_resolving_a_built_in_name_imports_only_its_module():
     )
     assert method_modules(loaded) == {"base", "external", "lapscore", "params", "registry"}
     assert not heavy(loaded, ("sklearn", "scipy.stats", "numba"))
+
+
+# A selection run's config: no css section, the clustering task off (the schema's default
+# still lists six clustering methods, which a run of that task would check).
+SELECTION_ONLY = {
+    "datasets": ["wine"],
+    "feature_counts": {"wine": [2, 4]},
+    "methods": {"lapscore": {"t": [1.0]}},
+}
+WITH_OTHER_TASKS = {
+    **SELECTION_ONLY,
+    "tasks": ["selection", "clustering"],
+    "clustering": {"methods": {"km": {}, "l1graph": {"lam": [0.1]}}},
+    "css": {"datasets": ["wine"], "methods": {"pocss": {}}, "k": [3]},
+}
+
+
+def planned_modules(config: dict) -> set[str]:
+    """The modules a fresh interpreter has loaded after making the plan of ``config``."""
+    text = json.dumps(validated(config))
+    return fresh_modules(
+        "import json\n"
+        "from ufsbench.datasets import load_registry\n"
+        "from ufsbench.plan import Plan\n"
+        f"config = json.loads({text!r})\n"
+        f"plan = Plan(config, load_registry({str(ROOT / 'config' / 'datasets.yaml')!r}))"
+    )
+
+
+def test_a_plan_loads_the_other_tasks_solvers_only_when_it_runs_those_tasks():
+    """Every ``snakemake`` command makes the plan (and on a cluster, every job): the sparse
+    graph builders (scikit-learn) and the CSS solvers (numba) load only for a run with a
+    clustering task or a css section, whose settings the plan then checks."""
+    assert not heavy(planned_modules(SELECTION_ONLY), ("sklearn", "numba"))
+    loaded = planned_modules(WITH_OTHER_TASKS)
+    assert {"ufsbench.sparse_graph.builders", "ufsbench.css.solvers"} <= loaded
+
+
+@pytest.mark.slow
+@needs_snakemake
+def test_a_dry_run_of_a_selection_run_loads_no_other_tasks_solvers(tmp_path):
+    """The workflow's own planning (its rule files too) of a selection-only run imports
+    neither scikit-learn nor numba: Python's import log of the ``snakemake -n`` process."""
+    write_config(tmp_path, SELECTION_ONLY)
+    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
+    result = run_snakemake(tmp_path, "-n", env=env)
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "ufsbench.plan" in imported and "ufsbench.clustering" in imported
+    assert not heavy(imported, ("sklearn", "numba"))

@@ -1,6 +1,6 @@
 """What every ``snakemake`` command pays before any job: the planning's CPU seconds.
 
-    python benchmarks/speed/bench_command_overhead.py [--repeats 5] [--out TSV]
+    python benchmarks/speed/bench_command_overhead.py [--repeats 5] [--out TSV] [--compare OLD]
 
 Two costs, each measured both ways in one run (CPU seconds of the child processes, user +
 system, so other load on the machine counts less than in wall time):
@@ -14,12 +14,17 @@ system, so other load on the machine counts less than in wall time):
   same building the whole method registry first (every method module and its SciPy,
   scikit-learn and numba imports, as importing ``ufsbench.plan`` did before).
 
+With ``--compare OLD`` (a checkout of another commit, e.g. ``git worktree add /tmp/base
+REV``), a third row: the dry run with the hashes kept, this checkout against ``OLD`` (its
+Snakefile and ``src``), each in a finished run folder of its own, the two alternating.
+
 ``ratio`` = the second way / the first.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
@@ -49,8 +54,23 @@ def child_cpu(cmd, **kwargs) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def snakemake(workdir: Path, *args) -> list[str]:
-    return _cli.workflow_command(workdir, workdir / "config.yaml", *args)
+def snakemake(workdir: Path, *args, tree: Path | None = None) -> list[str]:
+    """The workflow command of this checkout, or of the checkout ``tree``."""
+    cmd = _cli.workflow_command(workdir, workdir / "config.yaml", *args)
+    if tree is not None:
+        cmd[cmd.index("--snakefile") + 1] = str(tree / "workflow" / "Snakefile")
+    return cmd
+
+
+def finished_run(workdir: Path, tree: Path | None = None, env=None) -> Path:
+    """``workdir`` holding a finished run of :data:`CONFIG` (made by ``tree``'s code)."""
+    workdir.mkdir()
+    (workdir / "config.yaml").write_text(yaml.safe_dump(CONFIG))
+    subprocess.run(
+        snakemake(workdir, "--cores", "2", tree=tree), check=True, capture_output=True, env=env
+    )
+    assert (workdir / ".snakemake" / "ufsbench" / "code-hashes.json").is_file(), "no hashes kept"
+    return workdir
 
 
 def mean(values) -> float:
@@ -61,20 +81,32 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--compare", type=Path, help="another checkout, for a dry run of each")
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        workdir = Path(tmp)
-        (workdir / "config.yaml").write_text(yaml.safe_dump(CONFIG))
-        subprocess.run(snakemake(workdir, "--cores", "2"), check=True, capture_output=True)
+        workdir = finished_run(Path(tmp) / "now")
         cache = workdir / ".snakemake" / "ufsbench" / "code-hashes.json"
-        assert cache.is_file(), "the run kept no code hashes"
         kept, fresh = [], []
         for _ in range(args.repeats):
             kept.append(child_cpu(snakemake(workdir, "-n")))
             cache.unlink()
             fresh.append(child_cpu(snakemake(workdir, "-n")))
         rows.append(("dry run", mean(kept), mean(fresh)))
+        if args.compare:
+            old = args.compare.resolve()
+            env = {**os.environ, "PYTHONPATH": str(old / "src")}
+            old_dir = finished_run(Path(tmp) / "old", tree=old, env=env)
+            now, then = [], []
+            for _ in range(args.repeats):
+                now.append(child_cpu(snakemake(workdir, "-n")))
+                then.append(child_cpu(snakemake(old_dir, "-n", tree=old), env=env))
+            commit = subprocess.run(
+                ["git", "-C", str(old), "rev-parse", "--short", "HEAD"],
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+            rows.append((f"dry run, this checkout vs {commit or old}", mean(now), mean(then)))
     one = [child_cpu([sys.executable, "-c", RESOLVE]) for _ in range(args.repeats)]
     whole = [child_cpu([sys.executable, "-c", WHOLE]) for _ in range(args.repeats)]
     rows.append(("plan import", mean(one), mean(whole)))

@@ -17,7 +17,10 @@ import pandas as pd
 from .names import check_name
 from .plan import expand_grid, format_value, setting_id
 from .reference import add_notes, vs_paper
-from .sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS, check_params
+
+# The graph builders (``.sparse_graph.builders``) are imported where they are used: they
+# load scikit-learn, ~1 CPU s that a run without clustering jobs (and each cluster job's
+# own planning) would otherwise pay in every ``snakemake`` command.
 
 TASKS = ("selection", "clustering")
 METHOD_ORDER = ["km", "sc", "l1graph", "smce", "lr_l1graph", "srsg", "knn"]
@@ -67,7 +70,17 @@ class ClusterPlan:
         self.registry = registry
         self.seeds = list(range(int(section["seeds"])))
         self.settings: dict[str, list[ClusterSetting]] = {}
-        for method, grid in (section.get("methods") or {}).items():
+        # A task that does not run plans no settings: no job reads them (the schema has
+        # checked the method names; parameters are checked once the task is enabled).
+        if self.enabled:
+            self._expand(section.get("methods") or {})
+        self.skipped: dict[str, str] = {}
+
+    def _expand(self, methods: dict) -> None:
+        """Fill ``settings`` from the section's grids, checking every parameter."""
+        from .sparse_graph.builders import CLUSTER_METHODS, check_params
+
+        for method, grid in methods.items():
             if method not in CLUSTER_METHODS:
                 raise ValueError(
                     f"config 'clustering.methods': unknown method {method!r} "
@@ -86,7 +99,6 @@ class ClusterPlan:
                     seen.add(sid)
                     settings.append(ClusterSetting(sid, params))
             self.settings[method] = settings
-        self.skipped: dict[str, str] = {}
 
     def skip(self, dataset: str, reason: str):
         """Leave a dataset out of the run (e.g. its file is not in the mirror)."""
@@ -115,6 +127,8 @@ class ClusterPlan:
 
 def graph_path(dataset: str, method: str, sid: str) -> str:
     """A stored graph's path inside the run's results folder."""
+    from .sparse_graph.builders import STORED_GRAPHS
+
     if method not in STORED_GRAPHS:
         raise ValueError(f"clustering: method {method!r} stores no graph")
     return f"{dataset}/clustering/graph/{method}/{sid}.npz"
@@ -134,6 +148,8 @@ def fs_graph_setting(source: str, explicit: dict) -> tuple[str, str, dict] | Non
     """
     if source == "knn":
         return None
+    from .sparse_graph.builders import STORED_GRAPHS, check_params
+
     if source not in STORED_GRAPHS:
         raise ValueError(
             f"config 'graph.source': unknown graph {source!r} (known: {', '.join(STORED_GRAPHS)})"
@@ -157,6 +173,8 @@ def is_default_setting(method: str, sid: str) -> bool:
     """
     if sid == "default":
         return True
+    from .sparse_graph.builders import CLUSTER_METHODS, check_params
+
     defaults = check_params(method, {}) if method in CLUSTER_METHODS else {}
     pairs = [item.split("=", 1) for item in sid.split(",")]
     return all(

@@ -1,10 +1,21 @@
 # The clustering task's plan and the small functions its rules call (the rules are in
 # clustering.smk).
 from ufsbench.clustering import graph_path, score_path
-from ufsbench.sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS
 
 CPLAN = PLAN.clustering
 CLUSTER_CONFIG = config["clustering"]
+
+if CPLAN.enabled or FS_GRAPH is not None:
+    from ufsbench.sparse_graph.builders import CLUSTER_METHODS, STORED_GRAPHS
+else:
+    # No job of this run builds a sparse graph, so no wildcard may name one; the builders
+    # (and scikit-learn with them, ~1 CPU s of every command's planning) stay unloaded.
+    CLUSTER_METHODS = STORED_GRAPHS = ()
+
+
+def one_of(names):
+    """A wildcard constraint matching exactly ``names`` (nothing when there are none)."""
+    return "|".join(names) or "(?!)"
 
 
 # Datasets whose file is neither in the mirror nor under data/raw (or that are gated:
@@ -16,8 +27,8 @@ if CPLAN.enabled and CLUSTER_CONFIG["skip_missing"]:
 
 
 wildcard_constraints:
-    gmethod="|".join(STORED_GRAPHS),
-    cmethod="|".join(CLUSTER_METHODS),
+    gmethod=one_of(STORED_GRAPHS),
+    cmethod=one_of(CLUSTER_METHODS),
     gsid=r"[^/]+",
     csid=r"[^/]+",
 

@@ -20,12 +20,16 @@ tables report beside the paper's numbers.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 from ..constraints import Param
 from ..methods.registry import get_method
-from .solvers import METHODS, RANDOMIZED
+
+# The solvers (``.solvers``: METHODS, RANDOMIZED) are imported where a css section needs
+# them: they load POCSS's compiled kernel (numba), ~0.4 CPU s that every command of a
+# run without one would pay.
 
 # Options each CSS method takes in ``css.methods`` (checked before any job runs): the
 # constraints its selector module declares, but for what the CSS task sets itself (the
@@ -40,7 +44,12 @@ def _options(method: str) -> dict[str, Param]:
     return {**_TASK_ONLY.get(method, {}), **own}
 
 
-OPTIONS: dict[str, dict[str, Param]] = {method: _options(method) for method in METHODS}
+@functools.cache
+def method_options() -> dict[str, dict[str, Param]]:
+    """Method -> the options it takes in ``css.methods``, every CSS method."""
+    from .solvers import METHODS
+
+    return {method: _options(method) for method in METHODS}
 
 
 @dataclass(frozen=True)
@@ -78,13 +87,13 @@ class CssPlan:
             css = dict.fromkeys(_SECTION_KEYS)
         self.datasets = list(css["datasets"] or [])
         self.methods = {}
-        for name, options in (css["methods"] or {}).items():
-            if name not in METHODS:
+        for name, given in (css["methods"] or {}).items():
+            if name not in method_options():
                 raise ValueError(
                     f"config 'css.methods': unknown CSS method {name!r} (known: "
-                    f"{', '.join(METHODS)})"
+                    f"{', '.join(method_options())})"
                 )
-            self.methods[name] = self._check_options(name, options or {})
+            self.methods[name] = self._check_options(name, given or {})
         self.ks = [int(k) for k in css["k"] or []]
         self.seeds = css["seeds"] or 0
         curves = css["curves"] or dict.fromkeys(("datasets", "k"))
@@ -136,7 +145,7 @@ class CssPlan:
 
     @staticmethod
     def _check_options(method: str, options: dict) -> dict:
-        known = OPTIONS[method]
+        known = method_options()[method]
         for key, value in options.items():
             if key not in known:
                 names = ", ".join(sorted(known)) or "none"
@@ -157,6 +166,8 @@ class CssPlan:
         return list(dict.fromkeys([*self.datasets, *self.curve_datasets, *self.anytime]))
 
     def seeds_of(self, method: str) -> list[int]:
+        from .solvers import RANDOMIZED
+
         return list(range(self.seeds)) if method in RANDOMIZED else [0]
 
     def jobs(self) -> list[CssJob]:
