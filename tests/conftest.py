@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
+from ufsbench.hashcache import CACHE_ENV
 from ufsbench.synthetic import planted
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,6 +90,20 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             f'run every test with `python -m pytest -m ""` (as .ci/run does; the real-SLURM '
             f"test also needs {SLURM_OPT_IN}=1)."
         )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_hash_folder(tmp_path_factory):
+    """The workflow runs of the tests share their code hashes (:mod:`ufsbench.hashcache`)
+    in a folder of this session, not in the user's cache: a test writes nothing outside
+    its temporary folders. The environment is set for every ``snakemake`` a test starts."""
+    previous = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(tmp_path_factory.getbasetemp() / "code-hashes")
+    yield Path(os.environ[CACHE_ENV])
+    if previous is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = previous
 
 
 @pytest.fixture(autouse=True)

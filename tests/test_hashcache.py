@@ -4,13 +4,15 @@ fresh parse, recomputed after any source edit, never trusted from a damaged file
 from __future__ import annotations
 
 import json
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 from test_codehash import LIB, SCRIPTS, edit
 
 from ufsbench.codehash import CodeBase
-from ufsbench.hashcache import RememberedHashes, sources_digest
+from ufsbench.hashcache import CACHE_ENV, RememberedHashes, shared_folder, sources_digest
 
 ROOTS = [("api.py", "methods/ndfs.py"), ("api.py", "methods/blufs.py"), ("io.py",)]
 
@@ -98,3 +100,59 @@ def test_an_unknown_root_is_refused_as_by_a_fresh_parse(small, tmp_path):
     hashes = RememberedHashes(small, path=tmp_path / "h.json")
     with pytest.raises(ValueError, match="not a module under"):
         hashes.hash("methods/no_such_method.py")
+
+
+def test_a_new_run_folder_reads_the_shared_copy_without_a_parse(small, tmp_path):
+    shared = tmp_path / "shared"
+    first = RememberedHashes(small, path=tmp_path / "run1" / "h.json", shared=shared)
+    io_hash = first.hash("io.py")
+    first.save()
+    (copy,) = shared.iterdir()  # one file, named by the sources' digest
+    assert copy.name == f"code-hashes-{first.sources}.json"
+    second = RememberedHashes(small, path=tmp_path / "run2" / "h.json", shared=shared)
+    assert second.hash("io.py") == io_hash and second._code is None  # not parsed
+    # the run folder's own file is written all the same (a cluster job reads that one)
+    second.save()
+    assert json.loads((tmp_path / "run2" / "h.json").read_text())["hashes"] == {"io.py": io_hash}
+    # a hash computed in one run folder reaches the shared copy for the next
+    core = second.hash("core.py")
+    second.save()
+    third = RememberedHashes(small, path=tmp_path / "run3" / "h.json", shared=shared)
+    assert third.hashes == {"io.py": io_hash, "core.py": core}
+
+
+def test_the_shared_copy_of_other_sources_is_another_file(small, tmp_path):
+    shared = tmp_path / "shared"
+    before = RememberedHashes(small, path=tmp_path / "a.json", shared=shared)
+    before.hash("io.py")
+    before.save()
+    (small / "core.py").write_text("LIMIT = 4\n\n\ndef f(x):\n    return x * LIMIT\n")
+    after = RememberedHashes(small, path=tmp_path / "b.json", shared=shared)
+    assert after.hashes == {}
+    assert after.hash("io.py") == CodeBase(small).hash("io.py") != before.hash("io.py")
+
+
+def test_a_damaged_shared_copy_is_ignored(small, tmp_path):
+    shared = tmp_path / "shared"
+    digest = sources_digest(small)
+    shared.mkdir()
+    (shared / f"code-hashes-{digest}.json").write_text('{"sources": "' + digest)
+    hashes = RememberedHashes(small, path=tmp_path / "h.json", shared=shared)
+    assert hashes.hashes == {}
+    hashes.hash("io.py")
+    hashes.save()  # and replaced by a whole one
+    stored = json.loads((shared / f"code-hashes-{digest}.json").read_text())
+    assert stored == {"sources": digest, "hashes": {"io.py": hashes.hash("io.py")}}
+
+
+def test_the_shared_folder_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setattr(Path, "home", lambda: tmp_path / "home")
+    assert shared_folder({}) == tmp_path / "home" / ".cache" / "ufsbench"
+    assert shared_folder({"XDG_CACHE_HOME": "/c"}) == Path("/c/ufsbench")
+    assert shared_folder({CACHE_ENV: "/h", "XDG_CACHE_HOME": "/c"}) == Path("/h")
+    assert shared_folder({CACHE_ENV: ""}) is None  # no shared copy
+
+
+def test_the_tests_share_hashes_in_their_own_folder(session_hash_folder):
+    assert os.environ[CACHE_ENV] == str(session_hash_folder)
+    assert shared_folder() == session_hash_folder

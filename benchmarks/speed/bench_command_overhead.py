@@ -2,21 +2,23 @@
 
     python benchmarks/speed/bench_command_overhead.py [--repeats 5] [--out TSV] [--compare OLD]
 
-Two costs, each measured both ways in one run (CPU seconds of the child processes, user +
+Each cost is measured both ways in one run (CPU seconds of the child processes, user +
 system, so other load on the machine counts less than in wall time):
 
 - ``dry run``: ``snakemake -n`` in a finished run folder of a small config, with the code
   hashes kept in ``.snakemake/ufsbench/code-hashes.json`` (:mod:`ufsbench.hashcache`)
   against the same with that file removed before each command (a fresh parse of the
   library, as every command did before);
+- ``dry run, new run folder``: the same with the run folder's file removed before each
+  command (as in a new folder of the same code), the machine's shared copy
+  (``UFSBENCH_CACHE_DIR``) present against none (the other rows use no shared copy);
+- with ``--compare OLD`` (a checkout of another commit, e.g. ``git worktree add
+  /tmp/base REV``): the dry run with the hashes kept, this checkout against ``OLD`` (its
+  Snakefile and ``src``), each in a finished run folder of its own, the two alternating;
 - ``plan import``: a fresh interpreter importing ``ufsbench.plan`` and resolving one
   built-in method (``lapscore``, as the planning does per configured method) against the
   same building the whole method registry first (every method module and its SciPy,
   scikit-learn and numba imports, as importing ``ufsbench.plan`` did before).
-
-With ``--compare OLD`` (a checkout of another commit, e.g. ``git worktree add /tmp/base
-REV``), a third row: the dry run with the hashes kept, this checkout against ``OLD`` (its
-Snakefile and ``src``), each in a finished run folder of its own, the two alternating.
 
 ``ratio`` = the second way / the first.
 """
@@ -32,6 +34,8 @@ import tempfile
 from pathlib import Path
 
 import yaml
+
+from ufsbench.hashcache import CACHE_ENV
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _cli  # noqa: E402
@@ -85,21 +89,33 @@ def main(argv=None):
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        workdir = finished_run(Path(tmp) / "now")
+        # the run folder's own copy of the hashes only, unless a row says otherwise
+        alone = {**os.environ, CACHE_ENV: ""}
+        workdir = finished_run(Path(tmp) / "now", env=alone)
         cache = workdir / ".snakemake" / "ufsbench" / "code-hashes.json"
         kept, fresh = [], []
         for _ in range(args.repeats):
-            kept.append(child_cpu(snakemake(workdir, "-n")))
+            kept.append(child_cpu(snakemake(workdir, "-n"), env=alone))
             cache.unlink()
-            fresh.append(child_cpu(snakemake(workdir, "-n")))
+            fresh.append(child_cpu(snakemake(workdir, "-n"), env=alone))
         rows.append(("dry run", mean(kept), mean(fresh)))
+        # a new run folder of the same code: no copy of its own, the machine's shared one
+        shared = {**os.environ, CACHE_ENV: str(Path(tmp) / "shared")}
+        subprocess.run(snakemake(workdir, "-n"), check=True, capture_output=True, env=shared)
+        found, none = [], []
+        for _ in range(args.repeats):
+            cache.unlink()
+            found.append(child_cpu(snakemake(workdir, "-n"), env=shared))
+            cache.unlink()
+            none.append(child_cpu(snakemake(workdir, "-n"), env=alone))
+        rows.append(("dry run, new run folder: shared hashes", mean(found), mean(none)))
         if args.compare:
             old = args.compare.resolve()
-            env = {**os.environ, "PYTHONPATH": str(old / "src")}
+            env = {**alone, "PYTHONPATH": str(old / "src")}
             old_dir = finished_run(Path(tmp) / "old", tree=old, env=env)
             now, then = [], []
             for _ in range(args.repeats):
-                now.append(child_cpu(snakemake(workdir, "-n")))
+                now.append(child_cpu(snakemake(workdir, "-n"), env=alone))
                 then.append(child_cpu(snakemake(old_dir, "-n", tree=old), env=env))
             commit = subprocess.run(
                 ["git", "-C", str(old), "rev-parse", "--short", "HEAD"],

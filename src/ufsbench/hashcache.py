@@ -6,6 +6,10 @@ which plans its own workflow again. The hashes depend on nothing but the source 
 they are kept beside Snakemake's own records, under the digest of every file they were
 computed from (the library, the reader scripts and the hashing code itself). Any edit of
 those files gives another digest, and the hashes are computed afresh.
+
+Since they depend on the sources alone, a copy is also kept in a folder every run folder
+of the machine shares (:func:`shared_folder`, one file per digest), so a new run folder
+of the same code (a second experiment, a test's) finds them too.
 """
 
 from __future__ import annotations
@@ -21,6 +25,21 @@ from .codehash import DECLARATIONS, CodeBase
 
 DEFAULT_PATH = Path(".snakemake") / "ufsbench" / "code-hashes.json"
 """Where the workflow keeps them, relative to its working folder."""
+CACHE_ENV = "UFSBENCH_CACHE_DIR"
+
+
+def shared_folder(environ=os.environ) -> Path | None:
+    """The folder of hashes shared by the run folders: ``$UFSBENCH_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/ufsbench``, else ``~/.cache/ufsbench``; None (no shared copy) when
+    ``UFSBENCH_CACHE_DIR`` is set empty or there is no home folder."""
+    if CACHE_ENV in environ:
+        return Path(environ[CACHE_ENV]) if environ[CACHE_ENV] else None
+    if environ.get("XDG_CACHE_HOME"):
+        return Path(environ["XDG_CACHE_HOME"]) / "ufsbench"
+    try:
+        return Path.home() / ".cache" / "ufsbench"
+    except RuntimeError:  # no home folder to be found
+        return None
 
 
 def sources_digest(lib, readers=(), declarations=DECLARATIONS) -> str:
@@ -39,29 +58,36 @@ def sources_digest(lib, readers=(), declarations=DECLARATIONS) -> str:
 
 class RememberedHashes:
     """:meth:`CodeBase.hash` of ``lib``, read from ``path`` (relative: to the current
-    folder) when the sources are those it was written for; the library is parsed only for
-    a hash not found there. :meth:`save` writes what was added (atomically: concurrent
-    jobs may save at once)."""
+    folder) or from the ``shared`` folder's file of the same sources, when the sources are
+    those it was written for; the library is parsed only for a hash found in neither.
+    :meth:`save` writes each file that lacks a hash (atomically: concurrent jobs may save
+    at once)."""
 
-    def __init__(self, lib, readers=(), path=DEFAULT_PATH, declarations=DECLARATIONS):
+    def __init__(self, lib, readers=(), path=DEFAULT_PATH, declarations=DECLARATIONS, shared=None):
         self.lib, self.readers = Path(lib), [Path(r) for r in readers]
         self.declarations = tuple(declarations)
         # absolute now: snakemake returns to the folder it was started in before exiting
         self.path = Path(path).absolute()
         self.sources = sources_digest(self.lib, self.readers, self.declarations)
-        self.hashes = self._read()
-        self.added = False
+        self.shared = (
+            Path(shared).absolute() / f"code-hashes-{self.sources}.json" if shared else None
+        )
+        # what each file holds: a file is written again only when it lacks a hash
+        self._stored = {file: self._read(file) for file in (self.path, self.shared) if file}
+        self.hashes = {k: v for stored in self._stored.values() for k, v in stored.items()}
         self._code = None
 
-    def _read(self) -> dict[str, str]:
+    def _read(self, file: Path) -> dict[str, str]:
         try:
-            stored = json.loads(self.path.read_text())
+            stored = json.loads(file.read_text())
         except (OSError, ValueError):  # absent, unreadable or cut: start afresh
             return {}
         if not isinstance(stored, dict) or stored.get("sources") != self.sources:
             return {}
         hashes = stored.get("hashes")
-        return dict(hashes) if isinstance(hashes, dict) else {}
+        if not isinstance(hashes, dict):
+            return {}
+        return {k: v for k, v in hashes.items() if isinstance(k, str) and isinstance(v, str)}
 
     def hash(self, *roots) -> str:
         key = "\0".join(Path(root).as_posix() for root in roots)
@@ -69,22 +95,22 @@ class RememberedHashes:
             if self._code is None:
                 self._code = CodeBase(self.lib, self.readers, self.declarations)
             self.hashes[key] = self._code.hash(*roots)
-            self.added = True
         return self.hashes[key]
 
     def save(self) -> None:
-        """Write the hashes if any was computed here; a folder that cannot be written
+        """Write each file that lacks one of the hashes; a folder that cannot be written
         only loses the saving."""
-        if not self.added:
-            return
         text = json.dumps({"sources": self.sources, "hashes": self.hashes}, sort_keys=True)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # a name of its own: jobs on several nodes may save into one shared folder
-            fd, part = tempfile.mkstemp(dir=self.path.parent, suffix=".part")
-            with os.fdopen(fd, "w") as out:
-                out.write(text)
-            os.replace(part, self.path)
-        except OSError:
-            return
-        self.added = False
+        for file, stored in self._stored.items():
+            if self.hashes.keys() <= stored.keys():
+                continue
+            try:
+                file.parent.mkdir(parents=True, exist_ok=True)
+                # a name of its own: jobs on several nodes may save into one shared folder
+                fd, part = tempfile.mkstemp(dir=file.parent, suffix=".part")
+                with os.fdopen(fd, "w") as out:
+                    out.write(text)
+                os.replace(part, file)
+            except OSError:
+                continue
+            self._stored[file] = dict(self.hashes)

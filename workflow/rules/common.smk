@@ -9,7 +9,7 @@ import yaml
 from snakemake.utils import validate
 from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
-from ufsbench.hashcache import RememberedHashes
+from ufsbench.hashcache import RememberedHashes, shared_folder
 from ufsbench.localdata import local_datasets
 from ufsbench.methods.external import ExternalSpec
 from ufsbench.limits import check_plan_size
@@ -125,12 +125,14 @@ if _foreign:
     print(_foreign, file=sys.stderr)
 # The library's code as jobs hash it: numerics only (see ufsbench.codehash). The scripts
 # are readers: a library constant one of them reads counts. The hashes are kept in
-# .snakemake/ufsbench/ for the next command while no source changes (ufsbench.hashcache).
+# .snakemake/ufsbench/ for the next command while no source changes, and a copy in the
+# machine's shared folder for other run folders (ufsbench.hashcache).
 CODE = RememberedHashes(
     LIB,
     readers=[
         script for script in sorted(Path(workflow.basedir, "scripts").glob("*.py"))
     ],
+    shared=shared_folder(),
 )
 atexit.register(CODE.save)  # a dry run, or hashes computed after the jobs started
 METRICS = ["acc", "nmi_max", "nmi_sqrt"]
