@@ -12,7 +12,13 @@ import pytest
 from test_codehash import LIB, SCRIPTS, edit
 
 from ufsbench.codehash import CodeBase
-from ufsbench.hashcache import CACHE_ENV, RememberedHashes, shared_folder, sources_digest
+from ufsbench.hashcache import (
+    CACHE_ENV,
+    SHARED_KEPT,
+    RememberedHashes,
+    shared_folder,
+    sources_digest,
+)
 
 ROOTS = [("api.py", "methods/ndfs.py"), ("api.py", "methods/blufs.py"), ("io.py",)]
 
@@ -156,3 +162,18 @@ def test_the_shared_folder_follows_the_environment(tmp_path, monkeypatch):
 def test_the_tests_share_hashes_in_their_own_folder(session_hash_folder):
     assert os.environ[CACHE_ENV] == str(session_hash_folder)
     assert shared_folder() == session_hash_folder
+
+
+def test_the_shared_folder_keeps_the_newest_sources_only(small, tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    old = [shared / f"code-hashes-{i:064x}.json" for i in range(SHARED_KEPT + 3)]
+    for age, path in enumerate(old):  # old[0] the newest
+        path.write_text("{}")
+        os.utime(path, (1e9 - age, 1e9 - age))
+    (shared / "notes.txt").write_text("not ours")
+    hashes = RememberedHashes(small, path=tmp_path / "h.json", shared=shared)
+    hashes.hash("io.py")
+    hashes.save()
+    kept = {p.name for p in shared.iterdir()}
+    assert kept == {hashes.shared.name, "notes.txt", *(p.name for p in old[: SHARED_KEPT - 1])}

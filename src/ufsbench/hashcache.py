@@ -26,6 +26,8 @@ from .codehash import DECLARATIONS, CodeBase
 DEFAULT_PATH = Path(".snakemake") / "ufsbench" / "code-hashes.json"
 """Where the workflow keeps them, relative to its working folder."""
 CACHE_ENV = "UFSBENCH_CACHE_DIR"
+SHARED_KEPT = 16
+"""How many sources' files the shared folder keeps (the newest): one per edit of the code."""
 
 
 def shared_folder(environ=os.environ) -> Path | None:
@@ -114,3 +116,18 @@ class RememberedHashes:
             except OSError:
                 continue
             self._stored[file] = dict(self.hashes)
+            if file == self.shared:
+                prune(file.parent)
+
+
+def prune(folder: Path, keep: int = SHARED_KEPT) -> None:
+    """Remove all but the ``keep`` newest files of hashes from the shared ``folder`` (a
+    file another command is reading or writing at once is only computed again)."""
+    files = []
+    for path in folder.glob("code-hashes-*.json"):
+        try:
+            files.append((path.stat().st_mtime, path))
+        except OSError:  # removed meanwhile
+            continue
+    for _, path in sorted(files, reverse=True)[keep:]:
+        path.unlink(missing_ok=True)
