@@ -177,3 +177,15 @@ def test_the_shared_folder_keeps_the_newest_sources_only(small, tmp_path):
     hashes.save()
     kept = {p.name for p in shared.iterdir()}
     assert kept == {hashes.shared.name, "notes.txt", *(p.name for p in old[: SHARED_KEPT - 1])}
+
+
+def test_a_failed_write_leaves_no_part_file(small, tmp_path, monkeypatch):
+    def refuse(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    hashes = RememberedHashes(small, path=tmp_path / "run" / "h.json", shared=tmp_path / "sh")
+    hashes.hash("io.py")
+    hashes.save()  # no error: the next command computes them again
+    written = [p for folder in ("run", "sh") for p in (tmp_path / folder).rglob("*")]
+    assert written == []

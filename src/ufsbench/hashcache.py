@@ -106,18 +106,30 @@ class RememberedHashes:
         for file, stored in self._stored.items():
             if self.hashes.keys() <= stored.keys():
                 continue
-            try:
-                file.parent.mkdir(parents=True, exist_ok=True)
-                # a name of its own: jobs on several nodes may save into one shared folder
-                fd, part = tempfile.mkstemp(dir=file.parent, suffix=".part")
-                with os.fdopen(fd, "w") as out:
-                    out.write(text)
-                os.replace(part, file)
-            except OSError:
+            if not _write_whole(file, text):
                 continue
             self._stored[file] = dict(self.hashes)
             if file == self.shared:
                 prune(file.parent)
+
+
+def _write_whole(file: Path, text: str) -> bool:
+    """Write ``text`` to ``file`` through a part file renamed into place; False, leaving
+    no part file behind, when the folder cannot be written."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        # a name of its own: jobs on several nodes may save into one shared folder
+        fd, part = tempfile.mkstemp(dir=file.parent, suffix=".part")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        os.replace(part, file)
+    except OSError:
+        Path(part).unlink(missing_ok=True)
+        return False
+    return True
 
 
 def prune(folder: Path, keep: int = SHARED_KEPT) -> None:
