@@ -163,3 +163,28 @@ def test_crossval_line_reports_the_selection_beside_the_compared_one():
         "- test acc, selection `full_data_oracle`: 75.00 against the paper's 80.00 (-5.00), mean"
         " over 3 cells.",
     ]
+
+
+def test_crossval_sizes_table_means_each_size_and_counts_where_the_compared_one_is_above():
+    nan = float("nan")
+    versus = pd.DataFrame({
+        "protocol": "nested", "n_train": [100, 100, 200, 200, 100, 100, 200, 200],
+        "metric": ["acc"] * 4 + ["nmi"] * 4,
+        "ours": [88.0, 90.0, nan, nan, 40.0, 42.0, 50.0, nan],
+        "full_data_oracle": [85.0, 85.0, 80.0, 82.0, 45.0, 45.0, 50.0, 52.0],
+        "paper": [91.0, 93.0, 94.0, 96.0, 60.0, 62.0, 64.0, 66.0],
+    }).sample(frac=1.0, random_state=0)  # fmt: skip
+    lines = headline.crossval_sizes_table(versus).splitlines()
+    assert lines[0] == (
+        "| n_train | acc nested | acc full_data_oracle | acc paper | nmi nested "
+        "| nmi full_data_oracle | nmi paper |"
+    )
+    # a size is "—" unless every feature count of it ran (200's nmi: one of two)
+    assert lines[2] == "| 100 | 89.00 | 85.00 | 92.00 | 41.00 | 45.00 | 61.00 |"
+    assert lines[3] == "| 200 | — | 81.00 | 95.00 | — | 51.00 | 65.00 |"
+    assert lines[-2:] == [
+        "- acc: `nested` above `full_data_oracle` at 1 of the 1 sizes where both are published.",
+        "- nmi: `nested` above `full_data_oracle` at 0 of the 1 sizes where both are published.",
+    ]
+    with pytest.raises(ValueError, match="one compared selection"):
+        headline.crossval_sizes_table(versus.assign(protocol=["nested", "other"] * 4))

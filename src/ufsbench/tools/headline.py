@@ -74,6 +74,46 @@ def crossval_line(versus: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def crossval_sizes_table(versus: pd.DataFrame) -> str:
+    """Markdown: per training size of a ``*_crossval_vs_paper.tsv`` table, each metric's
+    test score under the compared selection (``ours``, "—" where that size is not run),
+    under the one beside it, and the paper's, each the mean over the size's feature
+    counts. Every mean is over the same cells, so a row compares like with like."""
+    from ufsbench.crossval import SELECTIONS
+
+    versus = versus.replace({"protocol": {"oracle": "full_data_oracle"}})
+    protocols = versus["protocol"].unique()
+    if len(protocols) != 1:
+        raise ValueError(f"headline: one compared selection expected, found {list(protocols)}")
+    compared = protocols[0]
+    beside = [name for name in SELECTIONS if name in versus.columns and name != compared]
+    metrics = sorted(versus["metric"].unique())
+    columns = [(compared, "ours"), *((name, name) for name in beside), ("paper", "paper")]
+    header = [f"{metric} {name}" for metric in metrics for name, _ in columns]
+    lines = ["| n_train | " + " | ".join(header) + " |", "|---" * (len(header) + 1) + "|"]
+    above = {(metric, name): [] for metric in metrics for name in beside}
+    for size, part in versus.groupby("n_train", sort=True):
+        cells = []
+        for metric in metrics:
+            rows = part[part["metric"] == metric]
+            means = {
+                column: rows[column].mean() if rows[column].notna().all() else None
+                for _, column in columns
+            }
+            cells += [_number(means[column]) for _, column in columns]
+            for name in beside:
+                if means["ours"] is not None and means[name] is not None:
+                    above[metric, name].append(means["ours"] > means[name])
+        lines.append(f"| {size} | " + " | ".join(cells) + " |")
+    lines.append("")
+    for (metric, name), wins in above.items():
+        lines.append(
+            f"- {metric}: `{compared}` above `{name}` at {sum(wins)} of the {len(wins)} "
+            "sizes where both are published."
+        )
+    return "\n".join(lines) + "\n"
+
+
 def cost_table(runs: pd.DataFrame) -> str:
     """Markdown: CPU and wall hours and commits of every published run, and the total."""
     lines = ["| run | commit | CPU hours | wall hours |", "|---|---|---|---|"]
@@ -264,12 +304,12 @@ def blocks(measured) -> dict[str, str]:
     measured = Path(measured)
     lsdcl = measured / "lsdcl"
     versus = pd.read_csv(lsdcl / "lsdcl_vs_paper.tsv", sep="\t")
+    crossval = pd.read_csv(lsdcl / "lsdcl_crossval_vs_paper.tsv", sep="\t")
     made = {
         "lsdcl-acc": cells_table(versus, "lsdcl", "acc"),
         "lsdcl-nmi": cells_table(versus, "lsdcl", "nmi"),
-        "lsdcl-crossval": crossval_line(
-            pd.read_csv(lsdcl / "lsdcl_crossval_vs_paper.tsv", sep="\t")
-        ),
+        "lsdcl-crossval": crossval_line(crossval),
+        "lsdcl-crossval-sizes": crossval_sizes_table(crossval),
         "lsdcl-cost": cost_table(pd.read_csv(lsdcl / "runs.tsv", sep="\t")),
     }
     board = measured / "leaderboard"
