@@ -49,17 +49,23 @@ def cells_table(versus: pd.DataFrame, method: str, metric: str, labels=None) -> 
     return "\n".join(lines) + "\n"
 
 
+def _crossval_selections(versus: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """``versus`` with today's selection names, and the selections that stand beside the
+    compared one in columns of their name (:func:`ufsbench.crossval.vs_paper_columns`)."""
+    from ufsbench.crossval import SELECTIONS
+
+    # Tables published before the selections were named call the full-data one "oracle".
+    versus = versus.replace({"protocol": {"oracle": "full_data_oracle"}})
+    return versus, [name for name in SELECTIONS if name in versus.columns]
+
+
 def crossval_line(versus: pd.DataFrame) -> str:
     """One sentence per metric and selection of a ``*_crossval_vs_paper.tsv`` table: the
     mean over its cells of ours and the paper's, and how many cells it has. The compared
     selection is the ``ours`` column; another one stands beside it in a column of its
     name (:func:`ufsbench.crossval.vs_paper_columns`)."""
-    from ufsbench.crossval import SELECTIONS
-
     lines = []
-    # Tables published before the selections were named call the full-data one "oracle".
-    versus = versus.replace({"protocol": {"oracle": "full_data_oracle"}})
-    beside = [name for name in SELECTIONS if name in versus.columns]
+    versus, beside = _crossval_selections(versus)
     for (protocol, metric), part in versus.groupby(["protocol", "metric"], sort=False):
         for name, column in [(protocol, "ours"), *((b, b) for b in beside)]:
             ran = part.dropna(subset=[column])
@@ -79,14 +85,12 @@ def crossval_sizes_table(versus: pd.DataFrame) -> str:
     test score under the compared selection (``ours``, "—" where that size is not run),
     under the one beside it, and the paper's, each the mean over the size's feature
     counts. Every mean is over the same cells, so a row compares like with like."""
-    from ufsbench.crossval import SELECTIONS
-
-    versus = versus.replace({"protocol": {"oracle": "full_data_oracle"}})
+    versus, beside = _crossval_selections(versus)
     protocols = versus["protocol"].unique()
     if len(protocols) != 1:
         raise ValueError(f"headline: one compared selection expected, found {list(protocols)}")
     compared = protocols[0]
-    beside = [name for name in SELECTIONS if name in versus.columns and name != compared]
+    beside = [name for name in beside if name != compared]
     metrics = sorted(versus["metric"].unique())
     columns = [(compared, "ours"), *((name, name) for name in beside), ("paper", "paper")]
     header = [f"{metric} {name}" for metric in metrics for name, _ in columns]
