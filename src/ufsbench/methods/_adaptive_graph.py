@@ -66,6 +66,7 @@ from sklearn.neighbors import NearestNeighbors
 
 from ._eigen import eigh_range
 from ._low_rank import psd_factor, smallest_eigenvectors_lowrank
+from ._spectral_projector import bottom_projection
 from .base import EPSILON, l21_weights, row_norms
 
 # Up to this many samples the bottom eigenvectors of L_S come from a dense eigh; above it
@@ -75,7 +76,8 @@ _DENSE_EIGH_MAX = 600
 
 @dataclass(frozen=True)
 class AdaptiveGraphResult:
-    W: np.ndarray  # (d, m) orthonormal projection
+    W: np.ndarray | None  # (d, m) orthonormal projection; None if the projector route set it
+    scores: np.ndarray  # (d,) row norms ||w_j|| of W
     S: sp.csr_matrix  # (n, n) learned similarity, rows on the simplex
     history: np.ndarray  # (n_iter,) objective after each iteration
     lambdas: np.ndarray  # (n_iter,) rank-constraint weight used in each iteration
@@ -120,6 +122,10 @@ def solve(
     (``gamma > 0``) takes the W-step's eigenvectors by subspace iteration on the Woodbury
     inverse of ``gamma Q + B B^T``, ``X^T L_S X = B B^T`` (:mod:`._low_rank`), instead of a
     dense ``eigh`` of the (d, d) matrix: O(n^2 d) instead of O(d^3) when ``n << d``.
+    ``eig_solver="projector"`` (``gamma > 0``) takes from the same factors only what the
+    solver reads of ``W``, its row norms and ``X W W^T X^T``, as rational functions of the
+    matrix (:mod:`._spectral_projector`); a W-step whose m-th and (m+1)-th eigenvalues
+    coincide (the first, ``Q = I``, when ``d - n >= m``) keeps the dense ``eigh``.
     """
     ranked = n_clusters is not None
     n, d = X.shape
@@ -136,18 +142,29 @@ def solve(
     history, lambdas = [], []
     for iteration in range(max_iter):
         L = graph_laplacian(S)
-        if eig_solver == "lowrank":
+        M = None
+        if eig_solver in ("lowrank", "projector"):
             B = X.T @ psd_factor(L)  # (d, r), X^T L_S X = B B^T
         else:
-            M = X.T @ (L @ X)  # (d, d) X^T L_S X
-            M = 0.5 * (M + M.T)
+            M = _gram(X, L)
         for _ in range(w_inner):  # reweighted eigen-steps, each a majorise-minimise step
+            projection = None
+            if eig_solver == "projector":
+                projection = bottom_projection(gamma * q, B, X, n_components)
+            if projection is not None:
+                W = None
+                norms = np.sqrt(projection.squared_row_norms)
+                q = l21_weights(norms[:, None])  # the row norms of a column are its entries
+                continue
             if eig_solver == "lowrank":
                 W = smallest_eigenvectors_lowrank(gamma * q, B, n_components)
             else:
+                M = _gram(X, L) if M is None else M
                 _, W = eigh_range(M + np.diag(gamma * q), 0, n_components - 1)
+            norms = row_norms(W)
             q = l21_weights(W)
-        XW = X @ W  # (n, m)
+        # The S-step reads W only through distances between rows of X W.
+        XW = X @ W if W is not None else _factor(projection.gram)
         if ranked:
             _, F = laplacian_bottom(L, n_clusters, random_state)
             embedding = np.hstack([XW, np.sqrt(lam) * F])
@@ -160,7 +177,7 @@ def solve(
             S, alphas = knn_simplex(embedding, k, alpha)
         else:
             S, alphas = adaptive_neighbours(embedding, k, alpha=alpha)
-        history.append(objective(S, alphas, embedding, 2.0 * gamma * row_norms(W).sum()))
+        history.append(objective(S, alphas, embedding, 2.0 * gamma * norms.sum()))
         lambdas.append(lam)
         if ranked and (lambda_update == "adapt" or stop == "components"):
             n_components_S = connected_components(S, directed=False)[0]
@@ -176,7 +193,21 @@ def solve(
             and abs(history[-2] - history[-1]) <= tol * abs(history[-2])
         ):
             break
-    return AdaptiveGraphResult(W=W, S=S, history=np.asarray(history), lambdas=np.asarray(lambdas))
+    return AdaptiveGraphResult(
+        W=W, scores=norms, S=S, history=np.asarray(history), lambdas=np.asarray(lambdas)
+    )
+
+
+def _gram(X, L):
+    """``X^T L_S X`` (d, d), symmetrised."""
+    M = X.T @ (L @ X)
+    return 0.5 * (M + M.T)
+
+
+def _factor(gram):
+    """``E`` (n, n) with ``E E^T = gram`` (PSD up to rounding): the same row distances."""
+    values, vectors = np.linalg.eigh(gram)
+    return vectors * np.sqrt(np.maximum(values, 0.0))
 
 
 def objective(S, alphas, embedding, l21_term) -> float:

@@ -29,8 +29,20 @@ first W-step (``Q = I``) has the eigenvalue ``gamma`` with multiplicity at least
 next ``Q``, every later iterate and the ranking follow it. On GLIOMA's first 1200 features
 (30 iterations) one BLAS thread and two share 17 of the top 50, a permutation of the
 features 13 (``benchmarks/speed/bench_sogfs.py``, ``tests/test_speed_pins.py``). The
-problem does not fix the ranking there, so no faster route can reproduce today's (issue
-27, item 3: the W-step stays the dense ``eigh``, 26 CPU s per iteration on GLIOMA).
+problem does not fix the ranking there; every route keeps that first dense ``eigh``.
+
+From the second W-step on the bottom eigenspace is unique, and with ``4 n <= d``
+(``eig_solver="auto"``) it comes from the projector route (:mod:`._spectral_projector`):
+only the row norms of ``W`` and ``X W W^T X^T``, from the (d, n) factor of
+``X^T L_S X`` and the diagonal ``gamma Q``, in O(d n^2) per pole of a rational filter
+instead of the O(d^3) ``eigh``. It is also the accurate route once rows are switched off:
+their l2,1 weights reach ``1e12`` (``1 / eps``), and a dense ``eigh`` of a matrix of norm
+``gamma 1e12`` loses ``eps gamma 1e12`` absolutely, which the eigengap turns into errors of
+``1e-4`` to ``0.7`` in ``||w_j||^2`` from about the tenth iteration on GLIOMA's first 1200
+features, where the projector stays within ``4e-9`` (from the eighth iteration ``7e-12``)
+of a reference that eliminates those rows (``benchmarks/speed/bench_sogfs_projector.py``,
+``tests/test_sogfs_projector.py``). The dense route, which every dataset with ``4 n > d``
+still takes, has that error too.
 
 Standardisation (``scale="standardize"``, the default): the SOGFS authors' code, which the
 LSDCL paper links (footnote ``fileId=83492``; two public copies agree, e.g.
@@ -58,7 +70,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _adaptive_graph
-from .base import Selection, row_norms
+from ._low_rank import low_rank_pays
+from .base import Selection
 from .params import COMPONENTS, ITERATIONS, NEIGHBOURS, NON_NEGATIVE, Declaration, Param, decades
 
 
@@ -81,6 +94,7 @@ def select(
     scale="standardize",
     max_iter=30,
     tol=0.0,
+    eig_solver="auto",
 ) -> Selection:
     """Rank features by the row norms of the SOGFS projection ``W``.
 
@@ -124,6 +138,14 @@ def select(
         Number of iterations.
     tol : float, default=0.0
         Stop when ``|J_prev - J| <= tol * |J_prev|``; 0 runs ``max_iter`` iterations.
+    eig_solver : {"auto", "dense", "projector"}, default="auto"
+        The W-step: a dense ``eigh`` of the (d, d) matrix, or the projector route, which
+        computes only the row norms of ``W`` and ``X W W^T X^T`` from the (d, n) factor of
+        ``X^T L_S X`` (:mod:`._spectral_projector`; needs ``gamma > 0``). ``"auto"`` takes
+        the projector where the features outnumber the samples four times (GLIOMA,
+        TOX-171, warpAR10P). Both solve the same steps: a dense ``eigh`` gives ``W`` to
+        within its rounding over the eigengap, the projector within ``1e-13`` on the
+        spectrum (``tests/test_sogfs_projector.py``).
 
     Returns
     -------
@@ -133,10 +155,14 @@ def select(
     Raises
     ------
     ValueError
-        If ``k >= n_samples - 1``, ``n_components > n_features`` or
-        ``n_clusters >= n_samples``.
+        If ``k >= n_samples - 1``, ``n_components > n_features``,
+        ``n_clusters >= n_samples``, or ``eig_solver="projector"`` with ``gamma = 0``.
     """
-    d = X.shape[1]
+    n, d = X.shape
+    if eig_solver == "auto":
+        eig_solver = "projector" if low_rank_pays(n, d) and gamma > 0 else "dense"
+    elif eig_solver == "projector" and not gamma > 0:
+        raise ValueError("method 'sogfs': eig_solver='projector' needs gamma > 0")
     if scale == "standardize":
         X = standardize(X)
     m = max(1, d // 3) if n_components is None else n_components
@@ -156,8 +182,9 @@ def select(
         max_iter=max_iter,
         tol=tol,
         random_state=random_state,
+        eig_solver=eig_solver,
     )
-    return Selection.from_scores(row_norms(result.W), history=result.history)
+    return Selection.from_scores(result.scores, history=result.history)
 
 
 def standardize(X):
@@ -183,6 +210,7 @@ METHODS = {
             "alpha_rule": Param(str, options=("mean", "row", "input")),
             "max_iter": ITERATIONS,
             "tol": NON_NEGATIVE,
+            "eig_solver": Param(str, options=("auto", "dense", "projector")),
         },
         grid={
             "gamma": decades(-5, 5),
