@@ -160,3 +160,13 @@ def test_sogfs_projector_is_deterministic_and_needs_a_positive_gamma():
         sogfs.select(X, n_clusters=3, gamma=0.0, eig_solver="projector")
     auto_zero = sogfs.select(X, n_clusters=3, gamma=0.0, max_iter=2)  # auto: dense
     assert_permutation(auto_zero.ranking, X.shape[1])
+
+
+def test_sogfs_projector_objective_never_increases_with_lambda_fixed():
+    # Block minimisation of one fixed objective (lambda and alpha fixed), through the
+    # iterations where rows are switched off (weights of 1e12): J never increases.
+    X = _wide()
+    sel = sogfs.select(
+        X, n_clusters=3, max_iter=15, lambda_update="fixed", eig_solver="projector", gamma=10.0
+    )
+    assert np.all(np.diff(sel.history) <= 1e-9 * np.abs(sel.history[:-1]))

@@ -4,7 +4,7 @@
         [--datasets glioma tox_171 warpar10p] [--gammas 1] [--subset 1200] [--out TSV]
 
 Data from the mirror through the checked loader, BLAS on one thread, CPU seconds
-(``process_time``); every ratio is measured within one run.
+(``process_time``); every ratio is measured within one run (``_cli``).
 
 1. ``cost``: one whole SOGFS setting (defaults: ``k = 5``, 30 iterations, ``m = d // 3``)
    per dataset and ``gamma``, ``eig_solver="dense"`` and ``"projector"``: CPU seconds, their
@@ -20,64 +20,57 @@ Data from the mirror through the checked loader, BLAS on one thread, CPU seconds
 
 from __future__ import annotations
 
-import argparse
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from scipy.linalg import eigh
-from threadpoolctl import threadpool_limits
 
-from ufsbench.data import load_dataset
-from ufsbench.datasets import find_in_mirror, load_registry
-from ufsbench.methods import _adaptive_graph, _spectral_projector, sogfs
-from ufsbench.methods._eigen import eigh_range
-from ufsbench.methods._low_rank import psd_factor
-from ufsbench.methods.base import l21_weights
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+from ufsbench.methods import _adaptive_graph, _spectral_projector, sogfs  # noqa: E402
+from ufsbench.methods._eigen import eigh_range  # noqa: E402
+from ufsbench.methods._low_rank import psd_factor  # noqa: E402
+from ufsbench.methods.base import l21_weights  # noqa: E402
+
 SWITCHED_OFF = 1e6  # l2,1 weights above this: rows the reference eliminates
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=["glioma", "tox_171", "warpar10p"])
-    parser.add_argument("--mirror", type=Path, default=ROOT.parent / "shared" / "datasets")
+    parser = _cli.parser(__doc__.splitlines()[0], ["glioma", "tox_171", "warpar10p"], 1)
     parser.add_argument("--gammas", nargs="+", type=float, default=[1.0])
     parser.add_argument("--subset", type=int, default=1200)
     parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--skip-cost", action="store_true")
-    parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    registry = load_registry()
-    data = {}
-    for name in args.datasets:
-        entry = registry[name]
-        X, y, _ = load_dataset(entry, find_in_mirror(entry, args.mirror))
-        data[name] = (X, len(np.unique(y)))
-    rows = [("part", "dataset", "n x d", "gamma", "what", "value")]
-
-    def emit(row):
-        rows.append(row)
-        print(*row, sep="\t", flush=True)
-
-    with threadpool_limits(limits=1):
+    rows = []
+    with _cli.one_thread():
+        data = {}
+        for name in args.datasets:
+            X, y = _cli.load(name, args.mirror)
+            data[name] = (X, len(np.unique(y)))
         name = args.datasets[0]
         X, c = data[name]
-        for row in _accuracy(name, X[:, : args.subset], c, args.iterations):
-            emit(row)
+        _collect(rows, _accuracy(name, X[:, : args.subset], c, args.iterations))
         if not args.skip_cost:
             for name, (X, c) in data.items():
                 for gamma in args.gammas:
-                    for row in _cost(name, X, c, gamma, args.iterations):
-                        emit(row)
-    if args.out:
-        with args.out.open("w") as handle:
-            for row in rows:
-                print(*row, sep="\t", file=handle)
+                    _collect(rows, _cost(name, X, c, gamma, args.iterations))
+    columns = ("part", "dataset", "n x d", "gamma", "what", "value")
+    _cli.write_tsv("sogfs_projector", columns, rows, args.out)
+
+
+def _collect(rows, found):
+    """Append each row of ``found`` to ``rows`` and print it as it comes (runs are long)."""
+    for row in found:
+        rows.append(row)
+        print(*row, sep="\t", flush=True)
 
 
 def _cost(name, X, c, gamma, iterations):
+    """One whole setting by each route: CPU seconds, ratio, agreement."""
     shape = f"{X.shape[0]} x {X.shape[1]}"
     runs = {}
     for route in ("dense", "projector"):
