@@ -16,6 +16,10 @@ Data from the mirror through the checked loader, BLAS on one thread, CPU seconds
    whose entries are moderate, goes to a dense ``eigh``. Columns: the largest l2,1 weight
    and each route's largest error in ``||w_j||^2``. While no weight exceeds 1e6 the
    reference is the dense ``eigh`` itself, so the dense error there is 0 by construction.
+3. ``routes`` (``--routes-datasets``, e.g. JAFFE, where ``auto`` keeps the dense route):
+   both routes over the LSDCL grid ``gamma = 10^-5..10^5``: CPU seconds, top-50 shared,
+   the mean ACC over ``--counts`` (20 litekmeans runs each, the same seeds for both
+   routes), and the oracle (best ``gamma`` per count, averaged over counts).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from scipy.linalg import eigh
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _cli  # noqa: E402
 
+from ufsbench.evaluate import evaluate_selection  # noqa: E402
 from ufsbench.methods import _adaptive_graph, _spectral_projector, sogfs  # noqa: E402
 from ufsbench.methods._eigen import eigh_range  # noqa: E402
 from ufsbench.methods._low_rank import psd_factor  # noqa: E402
@@ -44,6 +49,8 @@ def main(argv=None):
     parser.add_argument("--subset", type=int, default=1200)
     parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--skip-cost", action="store_true")
+    parser.add_argument("--routes-datasets", nargs="*", default=[])
+    parser.add_argument("--counts", nargs="+", type=int, default=list(range(5, 55, 5)))
     args = parser.parse_args(argv)
     rows = []
     with _cli.one_thread():
@@ -58,6 +65,9 @@ def main(argv=None):
             for name, (X, c) in data.items():
                 for gamma in args.gammas:
                     _collect(rows, _cost(name, X, c, gamma, args.iterations))
+        for name in args.routes_datasets:
+            X, y = _cli.load(name, args.mirror)
+            _collect(rows, _routes(name, X, y, args.counts))
     columns = ("part", "dataset", "n x d", "gamma", "what", "value")
     _cli.write_tsv("sogfs_projector", columns, rows, args.out)
 
@@ -88,6 +98,33 @@ def _cost(name, X, c, gamma, iterations):
         ("final J relative gap", f"{gap:.2e}"),
     ):
         yield ("cost", name, shape, f"{gamma:g}", what, value)
+
+
+def _routes(name, X, y, counts):
+    """Both routes over the LSDCL grid of gamma: cost, agreement, ACC, oracle ACC."""
+    shape, c = f"{X.shape[0]} x {X.shape[1]}", len(np.unique(y))
+    acc = {"dense": {}, "projector": {}}
+    for gamma in 10.0 ** np.arange(-5, 6):
+        found = {}
+        for route in acc:
+            start = time.process_time()
+            sel = sogfs.select(X, n_clusters=c, gamma=gamma, eig_solver=route)
+            found[route] = (sel, time.process_time() - start)
+            runs = evaluate_selection(X, y, sel, counts, n_clusters=c, seed_key=(name, gamma))
+            acc[route][gamma] = 100 * runs.groupby("n_features")["acc"].mean()
+        (dense, dense_s), (fast, fast_s) = found["dense"], found["projector"]
+        for what, value in (
+            ("CPU s dense / projector", f"{dense_s:.1f} / {fast_s:.1f}"),
+            ("top-50 shared", str(len(set(dense.ranking[:50]) & set(fast.ranking[:50])))),
+            (
+                "mean ACC over counts, dense / projector",
+                f"{acc['dense'][gamma].mean():.2f} / {acc['projector'][gamma].mean():.2f}",
+            ),
+        ):
+            yield ("routes", name, shape, f"{gamma:g}", what, value)
+    for route, by_gamma in acc.items():
+        oracle = np.mean([max(curve[m] for curve in by_gamma.values()) for m in counts])
+        yield ("routes", name, shape, "best per count", f"{route}: oracle ACC", f"{oracle:.2f}")
 
 
 def _accuracy(name, X, c, iterations, gamma=1.0, k=5):
