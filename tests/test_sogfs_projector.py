@@ -144,7 +144,8 @@ def test_sogfs_auto_takes_the_projector_only_where_features_outnumber_samples_fo
     fast = sogfs.select(wide, n_clusters=3, max_iter=3, eig_solver="projector")
     assert_array_equal(auto.history, fast.history)
     assert_array_equal(auto.ranking, fast.ranking)
-    narrow = _wide(d=100)  # 4 n > d: the dense eigh, bit for bit
+    # 4 n > d: the Schur route, i.e. the dense eigh bit for bit while no row is switched off
+    narrow = _wide(d=100)
     auto = sogfs.select(narrow, n_clusters=3, max_iter=3)
     dense = sogfs.select(narrow, n_clusters=3, max_iter=3, eig_solver="dense")
     assert_array_equal(auto.history, dense.history)

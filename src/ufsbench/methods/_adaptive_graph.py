@@ -65,6 +65,7 @@ from scipy.sparse.linalg import LinearOperator, eigsh, splu
 from sklearn.neighbors import NearestNeighbors
 
 from ._eigen import eigh_range
+from ._graded_eigen import bottom_eigenvectors
 from ._low_rank import psd_factor, smallest_eigenvectors_lowrank
 from ._spectral_projector import bottom_projection
 from .base import EPSILON, l21_weights, row_norms
@@ -126,6 +127,10 @@ def solve(
     solver reads of ``W``, its row norms and ``X W W^T X^T``, as rational functions of the
     matrix (:mod:`._spectral_projector`); a W-step whose m-th and (m+1)-th eigenvalues
     coincide (the first, ``Q = I``, when ``d - n >= m``) keeps the dense ``eigh``.
+    ``eig_solver="schur"`` eliminates the rows whose weight ``gamma q_j`` has grown far above
+    the spectrum (switched off) before the dense ``eigh`` (:mod:`._graded_eigen`): the same
+    step as ``"dense"``, which it equals bit for bit while no row is switched off, to the
+    accuracy a dense ``eigh`` of the (d, d) matrix loses once one is.
     """
     ranked = n_clusters is not None
     n, d = X.shape
@@ -158,6 +163,9 @@ def solve(
                 continue
             if eig_solver == "lowrank":
                 W = smallest_eigenvectors_lowrank(gamma * q, B, n_components)
+            elif eig_solver == "schur":
+                M = _gram(X, L) if M is None else M
+                W = bottom_eigenvectors(M, gamma * q, n_components)
             else:
                 M = _gram(X, L) if M is None else M
                 _, W = eigh_range(M + np.diag(gamma * q), 0, n_components - 1)

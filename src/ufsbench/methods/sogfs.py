@@ -41,8 +41,10 @@ their l2,1 weights reach ``1e12`` (``1 / eps``), and a dense ``eigh`` of a matri
 ``1e-4`` to ``0.7`` in ``||w_j||^2`` from about the tenth iteration on GLIOMA's first 1200
 features, where the projector stays within ``4e-9`` (from the eighth iteration ``7e-12``)
 of a reference that eliminates those rows (``benchmarks/speed/bench_sogfs_projector.py``,
-``tests/test_sogfs_projector.py``). The dense route, which every dataset with ``4 n > d``
-still takes, has that error too.
+``tests/test_sogfs_projector.py``). Every dataset with ``4 n > d`` takes the Schur route
+(:mod:`._graded_eigen`): the dense ``eigh`` after eliminating the switched-off rows, which
+is today's dense step bit for bit until a row is switched off and accurate after
+(2026-11-29; ``eig_solver="dense"`` keeps the full ``eigh`` of the published runs before).
 
 Standardisation (``scale="standardize"``, the default): the SOGFS authors' code, which the
 LSDCL paper links (footnote ``fileId=83492``; two public copies agree, e.g.
@@ -138,14 +140,17 @@ def select(
         Number of iterations.
     tol : float, default=0.0
         Stop when ``|J_prev - J| <= tol * |J_prev|``; 0 runs ``max_iter`` iterations.
-    eig_solver : {"auto", "dense", "projector"}, default="auto"
-        The W-step: a dense ``eigh`` of the (d, d) matrix, or the projector route, which
-        computes only the row norms of ``W`` and ``X W W^T X^T`` from the (d, n) factor of
-        ``X^T L_S X`` (:mod:`._spectral_projector`; needs ``gamma > 0``). ``"auto"`` takes
-        the projector where the features outnumber the samples four times (GLIOMA,
-        TOX-171, warpAR10P). Both solve the same steps: a dense ``eigh`` gives ``W`` to
-        within its rounding over the eigengap, the projector within ``1e-13`` on the
-        spectrum (``tests/test_sogfs_projector.py``).
+    eig_solver : {"auto", "schur", "dense", "projector"}, default="auto"
+        The W-step: ``"schur"``, a dense ``eigh`` after eliminating the rows whose l2,1
+        weight has switched them off (:mod:`._graded_eigen`); ``"dense"``, the ``eigh``
+        of the whole (d, d) matrix, exact only to ``eps`` times its norm, which those
+        weights (``1e12``) make large; ``"projector"``, only the row norms of ``W`` and
+        ``X W W^T X^T`` from the (d, n) factor of ``X^T L_S X``
+        (:mod:`._spectral_projector`; needs ``gamma > 0``). ``"auto"`` takes the projector
+        where the features outnumber the samples four times (GLIOMA, TOX-171, warpAR10P),
+        otherwise ``"schur"``. All solve the same steps; ``"schur"`` and ``"projector"``
+        to about ``1e-10`` in ``||w_j||^2`` (``tests/test_sogfs_projector.py``,
+        ``tests/test_graded_eigen.py``).
 
     Returns
     -------
@@ -160,7 +165,7 @@ def select(
     """
     n, d = X.shape
     if eig_solver == "auto":
-        eig_solver = "projector" if low_rank_pays(n, d) and gamma > 0 else "dense"
+        eig_solver = "projector" if low_rank_pays(n, d) and gamma > 0 else "schur"
     elif eig_solver == "projector" and not gamma > 0:
         raise ValueError("method 'sogfs': eig_solver='projector' needs gamma > 0")
     if scale == "standardize":
@@ -210,7 +215,7 @@ METHODS = {
             "alpha_rule": Param(str, options=("mean", "row", "input")),
             "max_iter": ITERATIONS,
             "tol": NON_NEGATIVE,
-            "eig_solver": Param(str, options=("auto", "dense", "projector")),
+            "eig_solver": Param(str, options=("auto", "schur", "dense", "projector")),
         },
         grid={
             "gamma": decades(-5, 5),

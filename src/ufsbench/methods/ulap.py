@@ -68,10 +68,13 @@ def select(
         Number of iterations.
     tol : float, default=0.0
         Stop when ``|J_prev - J| <= tol * |J_prev|``; 0 runs ``max_iter`` iterations.
-    eig_solver : {"auto", "dense", "lowrank"}, default="auto"
-        The W-step's eigenvectors: ``"dense"``, ``eigh`` of the (d, d) matrix;
-        ``"lowrank"``, subspace iteration on its Woodbury inverse (needs ``gamma > 0``);
-        ``"auto"``, ``"lowrank"`` when ``4 n <= d`` and ``gamma > 0``. Where the smallest
+    eig_solver : {"auto", "schur", "dense", "lowrank"}, default="auto"
+        The W-step's eigenvectors: ``"schur"``, a dense ``eigh`` after eliminating the
+        rows whose l2,1 weight has switched them off (:mod:`._graded_eigen`; the same
+        step as ``"dense"``, accurate where that one loses ``eps`` times weights of
+        ``1e12``); ``"dense"``, ``eigh`` of the whole (d, d) matrix; ``"lowrank"``,
+        subspace iteration on its Woodbury inverse (needs ``gamma > 0``); ``"auto"``,
+        ``"lowrank"`` when ``4 n <= d`` and ``gamma > 0``, else ``"schur"``. Where the smallest
         eigenvalues are distinct both give the same ``W`` up to rounding; with ``n < d``
         the first W-step (``Q = I``) is degenerate, as in UDFS, and the two pick different
         bases of the same eigenspace.
@@ -90,7 +93,8 @@ def select(
     n, d = X.shape
     m = min(n_clusters, d) if n_components is None else n_components
     _adaptive_graph.check_sizes("ulap", X, k=k, n_components=m, n_clusters=None)
-    eig_solver = eig_route("ulap", eig_solver, n, d, gamma)
+    route = eig_route("ulap", eig_solver, n, d, gamma)
+    eig_solver = "schur" if eig_solver == "auto" and route == "dense" else route
     result = _adaptive_graph.solve(
         X,
         n_components=m,
@@ -110,7 +114,7 @@ METHODS = {
     "ulap": Declaration(
         title="ULAP",
         params={
-            "eig_solver": Param(str, options=("auto", "dense", "lowrank")),
+            "eig_solver": Param(str, options=("auto", "schur", "dense", "lowrank")),
             "gamma": NON_NEGATIVE,
             "k": NEIGHBOURS,
             "n_components": COMPONENTS,
