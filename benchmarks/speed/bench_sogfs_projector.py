@@ -10,7 +10,8 @@ Data from the mirror through the checked loader, BLAS on one thread, CPU seconds
    per dataset and ``gamma``, ``eig_solver="dense"`` and ``"projector"``: CPU seconds, their
    ratio, the top-50 shared and the final objectives' relative gap.
 2. ``accuracy``: on the first ``--subset`` features of the first dataset, the dense
-   route's trajectory; at each iteration the W-step from that state by both routes,
+   route's trajectory; at each iteration the W-step from that state by each route (dense,
+   projector, and the Schur route that ``auto`` takes where ``4 n > d``),
    against a reference that is accurate there: the rows whose l2,1 weight exceeds 1e6
    (switched off) are eliminated to first order in ``1 / e_j`` and the remaining block,
    whose entries are moderate, goes to a dense ``eigh``. Columns: the largest l2,1 weight
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _cli  # noqa: E402
 
 from ufsbench.evaluate import evaluate_selection  # noqa: E402
-from ufsbench.methods import _adaptive_graph, _spectral_projector, sogfs  # noqa: E402
+from ufsbench.methods import _adaptive_graph, _graded_eigen, _spectral_projector, sogfs  # noqa: E402
 from ufsbench.methods._eigen import eigh_range  # noqa: E402
 from ufsbench.methods._low_rank import psd_factor  # noqa: E402
 from ufsbench.methods.base import l21_weights  # noqa: E402
@@ -145,10 +146,13 @@ def _accuracy(name, X, c, iterations, gamma=1.0, k=5):
             reference = _deflated_reference(A, e, m)
             dense_error = np.abs((W**2).sum(axis=1) - reference).max()
             fast_error = np.abs(projection.squared_row_norms - reference).max()
+            schur = _graded_eigen.bottom_eigenvectors(B @ B.T, e, m)
+            schur_error = np.abs((schur**2).sum(axis=1) - reference).max()
             for what, value in (
                 ("largest l2,1 weight", f"{q.max():.2e}"),
                 ("dense: max error in ||w_j||^2", f"{dense_error:.2e}"),
                 ("projector: max error in ||w_j||^2", f"{fast_error:.2e}"),
+                ("schur: max error in ||w_j||^2", f"{schur_error:.2e}"),
             ):
                 label = f"iteration {iteration + 1}: {what}"
                 yield ("accuracy", name, shape, f"{gamma:g}", label, value)
