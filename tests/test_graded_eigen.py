@@ -1,4 +1,4 @@
-"""The Schur route of the l2,1 W-steps (SOGFS, ULAP): ``methods/_graded_eigen.py``.
+"""The Schur route of the l2,1 W-steps (SOGFS, ULAP, UDFS): ``methods/_graded_eigen.py``.
 
 The reference for switched-off rows is the projector route (``_spectral_projector``), an
 independent algorithm whose diagonal keeps relative accuracy (``test_sogfs_projector.py``);
@@ -13,7 +13,7 @@ from conftest import assert_permutation
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.linalg import eigh
 
-from ufsbench.methods import _graded_eigen, sogfs, ulap
+from ufsbench.methods import _graded_eigen, sogfs, udfs, ulap
 from ufsbench.methods._spectral_projector import bottom_projection
 
 
@@ -114,3 +114,17 @@ def test_ulap_auto_takes_the_schur_route_and_keeps_the_other_routes():
     assert_array_equal(auto.scores, schur.scores)
     dense = ulap.select(X, n_clusters=3, gamma=10.0, max_iter=10, eig_solver="dense")
     assert_permutation(dense.ranking, X.shape[1])
+
+
+def test_udfs_auto_takes_the_schur_route_and_its_objective_never_increases():
+    X = _blobs()
+    auto = udfs.select(X, n_clusters=3, gamma=10.0, tol=0.0)
+    schur = udfs.select(X, n_clusters=3, gamma=10.0, tol=0.0, eig_solver="schur")
+    dense = udfs.select(X, n_clusters=3, gamma=10.0, tol=0.0, eig_solver="dense")
+    assert_array_equal(auto.scores, schur.scores)
+    assert np.sort(schur.scores)[0] < 1e-9  # rows were switched off along the way
+    assert_allclose(schur.history[:2], dense.history[:2], rtol=1e-12)
+    # IRLS majorisation: non-increasing up to the eps of the weights (udfs module notes)
+    assert np.all(np.diff(schur.history) <= 1e-9 * np.abs(schur.history[:-1]))
+    with pytest.raises(ValueError, match="needs gamma > 0"):
+        udfs.select(X, n_clusters=3, gamma=0.0, eig_solver="lowrank")

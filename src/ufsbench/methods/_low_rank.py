@@ -28,13 +28,17 @@ def low_rank_pays(n: int, d: int) -> bool:
 
 
 def eig_route(method: str, eig_solver: str, n: int, d: int, gamma: float) -> str:
-    """The W-step route of an IRLS eigen-solver (UDFS, ULAP): ``"dense"`` or ``"lowrank"``.
+    """The W-step route of an IRLS eigen-solver (UDFS, ULAP): ``"schur"``, ``"dense"`` or
+    ``"lowrank"``.
 
     ``"auto"`` is low rank when :func:`low_rank_pays` and ``gamma > 0``, which the Woodbury
-    inverse needs: ``"lowrank"`` with ``gamma = 0`` is an error.
+    inverse needs (``"lowrank"`` with ``gamma = 0`` is an error), and otherwise
+    ``"schur"``: the dense ``eigh`` with the rows that the l2,1 weights have switched off
+    eliminated first (:mod:`._graded_eigen`), where ``"dense"`` takes the ``eigh`` of the
+    whole matrix, exact only to ``eps`` times weights of ``1e12``.
     """
     if eig_solver == "auto":
-        return "lowrank" if low_rank_pays(n, d) and gamma > 0 else "dense"
+        return "lowrank" if low_rank_pays(n, d) and gamma > 0 else "schur"
     if eig_solver == "lowrank" and not gamma > 0:
         raise ValueError(f"method {method!r}: eig_solver='lowrank' needs gamma > 0")
     return eig_solver

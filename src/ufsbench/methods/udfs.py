@@ -29,7 +29,10 @@ Woodbury identity applies the inverse of ``gamma D + B B^T`` in ``O(d r)``, and 
 subspace iteration on it replaces the ``O(d^3)`` dense eigendecomposition; ``M`` is never
 formed. Where the ``c`` smallest eigenvalues are distinct, both routes compute the same
 subspace, so the same scores (``||w_j||`` depends only on the subspace); ``eig_solver``
-picks the route.
+picks the route. Rows the weights switch off (``D_jj`` up to ``1e12``) make a dense
+``eigh`` of ``M + gamma D`` exact only to ``eps`` times that norm; the ``"schur"`` route
+(``auto``'s where the low-rank one does not apply, since 2026-11-29) eliminates them first
+(:mod:`._graded_eigen`).
 
 Monotonicity: ``W`` is the exact minimiser over the Stiefel manifold of the quadratic
 surrogate ``tr(W^T (M + gamma D) W)``, and ``w^2 / (2r + eps)`` majorises (up to a
@@ -46,6 +49,7 @@ import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
 from ._eigen import eigh_range
+from ._graded_eigen import bottom_eigenvectors
 from ._low_rank import eig_route, psd_factor, smallest_eigenvectors_lowrank
 from .base import Selection, l21_weights, row_norms
 from .params import ITERATIONS, NEIGHBOURS, NON_NEGATIVE, POSITIVE, Declaration, Param
@@ -91,13 +95,15 @@ def select(
         Maximum number of reweighting iterations.
     tol : float, default=1e-4
         Stop when ``|J_prev - J| <= tol * |J_prev|``; 0 runs ``max_iter`` iterations.
-    eig_solver : {"auto", "dense", "lowrank"}, default="auto"
-        How the smallest eigenvectors of ``M + gamma D`` are computed: ``"dense"``, a
-        full ``d x d`` eigendecomposition; ``"lowrank"``, subspace iteration on the
-        Woodbury inverse of ``gamma D + B B^T`` (needs ``gamma > 0``); ``"auto"``,
-        low-rank when ``4 n_samples <= n_features`` and ``gamma > 0``. Where the
-        eigenvalues are distinct the scores agree to rounding; see the Notes for
-        ``n_samples < n_features``.
+    eig_solver : {"auto", "schur", "dense", "lowrank"}, default="auto"
+        How the smallest eigenvectors of ``M + gamma D`` are computed: ``"schur"``, a
+        dense eigendecomposition after eliminating the rows whose weight ``D`` has
+        switched off (:mod:`._graded_eigen`); ``"dense"``, the full ``d x d``
+        eigendecomposition, exact only to ``eps`` times those weights (``1e12``);
+        ``"lowrank"``, subspace iteration on the Woodbury inverse of ``gamma D + B B^T``
+        (needs ``gamma > 0``); ``"auto"``, low-rank when ``4 n_samples <= n_features`` and
+        ``gamma > 0``, else ``"schur"``. ``"schur"`` is ``"dense"`` bit for bit until a row
+        is switched off; see the Notes for ``n_samples < n_features``.
 
     Returns
     -------
@@ -143,6 +149,8 @@ def select(
             return np.einsum("ij,ij->", W, M @ W)
 
         def smallest(weights):
+            if eig_solver == "schur":  # switched-off rows eliminated first
+                return bottom_eigenvectors(M, weights, n_clusters)
             return eigh_range(M + np.diag(weights), 0, n_clusters - 1)[1]
 
     D = np.ones(d)  # start from D = I: W is unknown
@@ -195,7 +203,7 @@ METHODS = {
             "k": NEIGHBOURS,
             "max_iter": ITERATIONS,
             "tol": NON_NEGATIVE,
-            "eig_solver": Param(str, options=("auto", "dense", "lowrank")),
+            "eig_solver": Param(str, options=("auto", "schur", "dense", "lowrank")),
         },
         grid={
             "gamma": [0.1],

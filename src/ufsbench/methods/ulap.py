@@ -93,8 +93,7 @@ def select(
     n, d = X.shape
     m = min(n_clusters, d) if n_components is None else n_components
     _adaptive_graph.check_sizes("ulap", X, k=k, n_components=m, n_clusters=None)
-    route = eig_route("ulap", eig_solver, n, d, gamma)
-    eig_solver = "schur" if eig_solver == "auto" and route == "dense" else route
+    eig_solver = eig_route("ulap", eig_solver, n, d, gamma)
     result = _adaptive_graph.solve(
         X,
         n_components=m,
