@@ -109,6 +109,17 @@ def keep_methods(config: dict, methods) -> dict:
     return config
 
 
+def stale_methods(published, dataset: str) -> set[str]:
+    """Methods whose published selections on ``dataset`` ``provenance.tsv`` flags stale: their
+    code has changed since the jobs ran, so this checkout is not claimed to re-make them."""
+    path = published / "provenance.tsv"
+    if not path.is_file():
+        return set()
+    groups = pd.read_csv(path, sep="\t")
+    stale = groups["stale"].astype(str) == "True"
+    return set(groups.loc[stale & (groups["dataset"] == dataset), "method"].dropna())
+
+
 def merged(base: dict, override: dict) -> dict:
     out = dict(base)
     for key, value in override.items():
@@ -126,8 +137,14 @@ def test_one_dataset_rerun_at_head_equals_the_published_cells(paper, mirror, tmp
     config = yaml.safe_load((ROOT / "config" / "experiments" / f"{paper}.yaml").read_text())
     # (its notes and reference paths are relative to the project: the workflow's folder)
     config = merged(config, {**case.override, "mirror": str(mirror)})
-    if case.methods:
-        config = keep_methods(config, case.methods)
+    methods = case.methods
+    stale = stale_methods(published, case.dataset) & set(methods)
+    if stale:  # flagged in the published provenance; every other method is still compared
+        methods = tuple(m for m in methods if m not in stale)
+        print(f"{paper}: not compared, flagged stale in provenance.tsv: {sorted(stale)}")
+        assert len(methods) >= 3, f"too few fresh methods left to compare: {methods}"
+    if methods:
+        config = keep_methods(config, methods)
     write_config(tmp_path, config)
     # only the compared table and what it needs (not, e.g., POCSS's k-means benchmark)
     target = f"results/{paper}/tables/{case.table}"
@@ -138,8 +155,8 @@ def test_one_dataset_rerun_at_head_equals_the_published_cells(paper, mirror, tmp
     ours, theirs = (t[t["dataset"] == case.dataset] for t in (ours, theirs))  # no Average
     if "setting" in keys:  # a grid run in part: its settings' rows
         theirs = theirs.merge(ours[keys], on=keys)
-    if case.methods:
-        theirs = theirs[theirs["method"].isin(case.methods)]
+    if methods:
+        theirs = theirs[theirs["method"].isin(methods)]
     assert len(theirs) and len(ours) == len(theirs)
     columns = [c for c in theirs.columns if c not in case.ignore]
     ours, theirs = (t.sort_values(keys).reset_index(drop=True)[columns] for t in (ours, theirs))
