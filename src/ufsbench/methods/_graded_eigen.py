@@ -1,6 +1,6 @@
 """Bottom eigenvectors of ``M + diag(e)`` when some ``e_j`` are huge, to their accuracy.
 
-The l2,1 W-steps (SOGFS, ULAP) take the ``m`` eigenvectors of ``A = X^T L X + gamma Q``
+The l2,1 W-steps (SOGFS, ULAP, UDFS) take the ``m`` eigenvectors of ``A = X^T L X + gamma Q``
 with the smallest eigenvalues, ``Q = diag(1 / (2 ||w_j|| + eps))``. A row that the previous
 ``W`` dropped gets the weight ``1e12``: a dense ``eigh`` of ``A``, whose norm is then
 ``gamma 1e12``, is exact only to ``eps gamma 1e12`` absolutely, which the eigengap turns
