@@ -58,6 +58,24 @@ def test_cells_table_recomputes_the_mean_row():
         headline.cells_table(versus, "m", "nmi")
 
 
+def test_fidelity_table_gives_each_methods_mean_worst_cell_and_verdict():
+    versus = pd.DataFrame({
+        "table": "table2", "dataset": ["a", "b", "c", "a", "b", "c"],
+        "method": ["m", "m", "m", "n", "n", "n"], "metric": "acc",
+        "ours": [50.0, 51.0, 49.0, 60.0, 70.0, float("nan")],
+        "paper": [51.0, 50.0, 52.5, 55.0, 73.0, 40.0],
+        "diff": [-1.0, 1.0, -3.5, 5.0, -3.0, float("nan")],
+    })  # fmt: skip
+    table = headline.fidelity_table(versus, "acc", labels={"c": "C"})
+    # m: mean -1.17, worst -3.5 on c (at the cell limit: within); n: mean +1.00 over the
+    # two cells run, its worst cell +5.00 beyond 3.5.
+    assert "| m | 3 | -1.17 | -3.50 (C) | yes |" in table
+    assert "| n | 2 | +1.00 | +5.00 (a) | no |" in table
+    assert table.index("| m |") < table.index("| n |")
+    with pytest.raises(ValueError, match="no nmi cells"):
+        headline.fidelity_table(versus, "nmi")
+
+
 def test_leaderboard_lines_rank_the_methods_and_place_the_random_control():
     board = pd.DataFrame({
         "protocol": ["oracle"] * 3 + ["default"] * 2, "metric": "acc",

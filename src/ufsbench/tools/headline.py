@@ -49,6 +49,33 @@ def cells_table(versus: pd.DataFrame, method: str, metric: str, labels=None) -> 
     return "\n".join(lines) + "\n"
 
 
+def fidelity_table(versus: pd.DataFrame, metric: str, labels=None) -> str:
+    """Markdown: per method of a ``*_vs_paper.tsv`` table, its ``metric`` cells' mean
+    difference from the paper, its worst cell and whether it meets the target of
+    :func:`ufsbench.reference.fidelity_summary` (mean within 2, every cell within 3.5)."""
+    from ufsbench.reference import fidelity_summary
+
+    part = versus[versus["metric"] == metric]
+    if part.empty:
+        raise ValueError(f"headline: no {metric} cells in the comparison table")
+    summary = fidelity_summary(part).set_index("method")
+    labels = labels or {}
+    lines = [
+        "| method | cells | mean difference | worst cell | within target |",
+        "|---|---|---|---|---|",
+    ]
+    for method, cells in part.dropna(subset=["diff"]).groupby("method", sort=False):
+        worst = cells.loc[cells["diff"].abs().idxmax()]
+        row = summary.loc[method]
+        lines.append(
+            f"| {method} | {int(row['cells'])} | {_number(row['mean_diff'], signed=True)} | "
+            f"{_number(worst['diff'], signed=True)} "
+            f"({labels.get(worst['dataset'], worst['dataset'])}) | "
+            f"{'yes' if row['within_target'] else 'no'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def _crossval_selections(versus: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """``versus`` with today's selection names, and the selections that stand beside the
     compared one in columns of their name (:func:`ufsbench.crossval.vs_paper_columns`)."""
@@ -312,6 +339,7 @@ def blocks(measured) -> dict[str, str]:
     made = {
         "lsdcl-acc": cells_table(versus, "lsdcl", "acc"),
         "lsdcl-nmi": cells_table(versus, "lsdcl", "nmi"),
+        "lsdcl-fidelity": fidelity_table(versus, "acc"),
         "lsdcl-crossval": crossval_line(crossval),
         "lsdcl-crossval-sizes": crossval_sizes_table(crossval),
         "lsdcl-cost": cost_table(pd.read_csv(lsdcl / "runs.tsv", sep="\t")),
