@@ -20,6 +20,21 @@ def test_measured_readme_matches_the_committed_tables():
     assert headline.render_page(page, made) == page
 
 
+def test_every_published_lsdcl_table2_cell_beyond_the_limit_has_a_note():
+    # docs/lsdcl.md says so; a re-made part can move a cell past 3.5 (ACC points).
+    from ufsbench.reference import load_notes
+
+    versus = pd.read_csv(MEASURED / "lsdcl" / "lsdcl_vs_paper.tsv", sep="\t")
+    notes = load_notes(MEASURED / "lsdcl" / "notes.tsv")
+    noted = set(zip(notes["dataset"], notes["method"], strict=True))
+    far = versus[(versus["table"] == "table2") & (versus["diff"].abs() > 3.5)]
+    assert len(far) >= 10  # the published table, not an empty one
+    unexplained = [
+        (r.dataset, r.method) for r in far.itertuples() if (r.dataset, r.method) not in noted
+    ]
+    assert unexplained == [], f"add a note to measured/lsdcl/notes.tsv for {unexplained}"
+
+
 def test_check_page_names_a_drifted_block():
     made = headline.blocks(MEASURED)
     page = (MEASURED / "README.md").read_text().replace("| 94.10 |", "| 94.11 |", 1)
