@@ -163,3 +163,69 @@ def test_a_blufs_part_leaves_out_files_an_earlier_part_left_in_its_folder(tmp_pa
     )
     assert "left out" in capsys.readouterr().out
     assert without_other_datasets(files, {"datasets": ["wine"]}) == files
+
+
+def _git(root, *args) -> str:
+    import subprocess
+
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def _commit(root, message: str) -> str:
+    _git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty",
+         "-m", message)  # fmt: skip
+    return _git(root, "rev-parse", "HEAD")
+
+
+def _part(tmp_path, name: str, picks: str, commit: str | None):
+    """A published BLUFS part holding the synthetic picks of 'planted' (and of
+    'planted_centred', made at an older commit), its jobs made at ``commit``."""
+    run = tmp_path / name
+    run.mkdir()
+    (run / "blufs_synthetic_planted.tsv").write_text("hits\n" + picks)
+    if commit is not None:
+        (run / "jobs.tsv").write_text(
+            "stage\tdataset\tmethod\tcommit\tmodified\tcode\tjobs\n"
+            f"blufs/synthetic\tplanted\t\t{commit}\t0\t\t10\n"
+            f"blufs/synthetic\tplanted_centred\t\tfeedbeef\t0\t\t10\n"
+            f"select\t{name}\tblufs\tfeedbeef\t0\tabc\t3\n"
+        )
+    return run / "blufs_synthetic_planted.tsv"
+
+
+def test_a_shared_blufs_file_comes_from_the_part_made_at_the_newest_code(tmp_path):
+    from ufsbench.tools.merge_blufs import newest_holder
+
+    _git(tmp_path, "init", "-q")
+    old = _commit(tmp_path, "old")
+    new = _commit(tmp_path, "new")
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    # Two parts made at the old code agree; a re-made part brings the new code's picks.
+    first = _part(parts, "wine", "0\n", old)
+    remade = _part(parts, "iris", "1\n", new)
+    third = _part(parts, "zoo", "0\n", old)
+    assert newest_holder([first, remade, third], tmp_path) == remade
+    assert newest_holder([remade, first], tmp_path) == remade
+
+
+def test_a_shared_blufs_file_whose_order_is_unknown_is_refused(tmp_path):
+    from ufsbench.tools.merge_blufs import newest_holder
+
+    _git(tmp_path, "init", "-q")
+    base = _commit(tmp_path, "base")
+    one = _commit(tmp_path, "one")
+    _git(tmp_path, "checkout", "-q", "-b", "side", base)
+    other = _commit(tmp_path, "side")  # neither descends from the other
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    assert newest_holder([_part(parts, "a", "0\n", one), _part(parts, "b", "1\n", other)],
+                         tmp_path) is None  # fmt: skip
+    # The same commit with different picks: not the code, something else differed.
+    assert newest_holder([_part(parts, "c", "0\n", base), _part(parts, "d", "1\n", base)],
+                         tmp_path) is None  # fmt: skip
+    # A part that recorded no jobs cannot be placed.
+    assert newest_holder([_part(parts, "e", "0\n", None), _part(parts, "f", "1\n", one)],
+                         tmp_path) is None  # fmt: skip

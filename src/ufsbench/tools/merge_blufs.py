@@ -12,8 +12,11 @@ the merged folder holds what one run over all the datasets would publish:
   (:data:`BLOCKS`);
 - a file only one run has (a dataset's figure) is copied;
 - a file every run has with the same bytes (the synthetic data's picks and figures) is
-  copied once; one that differs is an error: the runs disagree on something that does
-  not depend on the datasets, e.g. they ran different code;
+  copied once. One that differs was made by different code or settings: it is taken
+  from the run whose jobs for it (those of the dataset its name ends with, in each run's
+  ``jobs.tsv``) ran at the newest commit, when each run's jobs for it ran at one commit
+  and git orders those commits (a re-made part brings today's code's synthetic picks);
+  otherwise it is an error;
 - the tables that lay datasets side by side (Tables II, III, V, VII, VIII) and the
   Friedman test with its diagram (Fig. 7) are rendered again from the merged rows by
   :mod:`ufsbench.papers.blufs_report`, the workflow's own renderer.
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import filecmp
 import shutil
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -116,13 +120,61 @@ def merge_runs(folders: list[Path], staging: Path, config: dict, root: Path) -> 
         elif all(filecmp.cmp(holders[0], p, shallow=False) for p in holders[1:]):
             shutil.copy2(holders[0], staging / name)
         else:
-            runs = ", ".join(p.parent.name for p in holders)
-            raise SystemExit(
-                f"{name} differs between the published runs {runs} and is not one table per"
-                " dataset: they ran different code or settings; re-run one so they agree"
-            )
+            newest = newest_holder(holders, root)
+            if newest is None:
+                runs = ", ".join(p.parent.name for p in holders)
+                raise SystemExit(
+                    f"{name} differs between the published runs {runs} and is not one table"
+                    " per dataset: they ran different code or settings, in an order their"
+                    " jobs.tsv do not tell; re-run one so they agree"
+                )
+            others = ", ".join(p.parent.name for p in holders if p != newest)
+            print(f"{name}: taken from {newest.parent.name} (newest code), not {others}")
+            shutil.copy2(newest, staging / name)
     section = validate_config(config, find_schema(root))["blufs"]
     _render(folders, staging, BlufsSection.read(section, True))
+
+
+def _job_commits(holder: Path) -> set[str] | None:
+    """The commits at which ``holder``'s run ran the jobs that made it: those of the
+    dataset its file name ends with (``blufs_synthetic_<dataset>.tsv``), from the run's
+    ``jobs.tsv``; None when the run recorded none."""
+    jobs_file = holder.parent / "jobs.tsv"
+    if not jobs_file.is_file():
+        return None
+    jobs = pd.read_csv(jobs_file, sep="\t", dtype=str, keep_default_na=False)
+    named = [d for d in set(jobs["dataset"]) if d and holder.stem.endswith(f"_{d}")]
+    if not named:
+        return None
+    dataset = max(named, key=len)  # dartboard1_noise_centred, not dartboard1_noise
+    return set(jobs.loc[jobs["dataset"] == dataset, "commit"])
+
+
+def _is_ancestor(old: str, new: str, root: Path) -> bool:
+    done = subprocess.run(
+        ["git", "-C", str(root), "merge-base", "--is-ancestor", old, new], capture_output=True
+    )
+    return done.returncode == 0
+
+
+def newest_holder(holders: list[Path], root: Path) -> Path | None:
+    """Of the runs' copies of one file, the copy made at the newest code: each run ran
+    the file's jobs at one commit, and one of those commits descends from all the others
+    (git, in the checkout ``root``). None when that cannot be told."""
+    commits = []
+    for holder in holders:
+        made_at = _job_commits(holder)
+        if not made_at or len(made_at) != 1:
+            return None
+        commits.append(made_at.pop())
+    for holder, commit in zip(holders, commits, strict=True):
+        if all(_is_ancestor(other, commit, root) for other in commits):
+            # Copies made at that same commit must agree: same code, same bytes.
+            same = [h for h, c in zip(holders, commits, strict=True) if c == commit]
+            if all(filecmp.cmp(holder, h, shallow=False) for h in same):
+                return holder
+            return None
+    return None
 
 
 def _render(folders: list[Path], staging: Path, blufs: BlufsSection) -> None:
