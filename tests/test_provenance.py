@@ -120,6 +120,31 @@ def test_a_reseed_part_made_by_older_method_code_is_flagged(tmp_path):
     assert dict(zip(flagged["job"], flagged["stale"], strict=True)) == {"r0": False, "r1": True}
 
 
+def test_synthetic_and_runtime_jobs_name_their_method_and_are_flagged(tmp_path):
+    """BLUFS's synthetic picks and runtimes run one method per job, logged as
+    ``<stage>/<dataset>/<method>.log``; jobs that recorded no code stay unjudged."""
+    base = {"modified": 0, "versions": {}, "commit": "aaa"}
+    write_log(tmp_path / "blufs/synthetic/diamond9/sogfs.log", {**base, "code": "old"})
+    write_log(tmp_path / "blufs/synthetic/diamond9/blufs.log", {**base, "code": "b"})
+    write_log(tmp_path / "blufs/runtime/jaffe/sogfs.log", {**base, "code": "new"})
+    write_log(tmp_path / "blufs/synthetic/dartboard1/sogfs.log", base)  # before codes
+    jobs = provenance.read_job_records(tmp_path)
+    named = set(zip(jobs["stage"], jobs["dataset"], jobs["method"], jobs["job"], strict=True))
+    assert named == {
+        ("blufs/synthetic", "diamond9", "sogfs", ""),
+        ("blufs/synthetic", "diamond9", "blufs", ""),
+        ("blufs/synthetic", "dartboard1", "sogfs", ""),
+        ("blufs/runtime", "jaffe", "sogfs", ""),
+    }
+    flagged = provenance.stale_cells(jobs, {"sogfs": "new", "blufs": "b"})
+    verdict = {(r.stage, r.dataset, r.method): r.stale for r in flagged.itertuples()}
+    assert verdict == {
+        ("blufs/synthetic", "diamond9", "sogfs"): True,
+        ("blufs/synthetic", "diamond9", "blufs"): False,
+        ("blufs/runtime", "jaffe", "sogfs"): False,
+    }
+
+
 def test_stage_code_flags_css_and_graph_jobs_by_their_whole_hash():
     jobs = pd.DataFrame(
         {

@@ -45,8 +45,17 @@ JOB_COLUMNS = ("stage", "dataset", "method", "job", "commit", "modified", "code"
 UNKNOWN = "unknown"
 NESTED_STAGES = ("blufs",)
 """Log folders whose stages are one level down (``blufs/stage2/<dataset>/...``)."""
-METHOD_STAGES = ("select", "crossval", "blufs/stage2", "blufs/reseed")
+METHOD_STAGES = (
+    "select",
+    "crossval",
+    "blufs/stage2",
+    "blufs/reseed",
+    "blufs/synthetic",
+    "blufs/runtime",
+)
 """Stages whose jobs run a method: their ``code`` starts with the method's hash."""
+LEAF_METHOD_STAGES = ("blufs/synthetic", "blufs/runtime")
+"""Stages whose logs are ``<stage>/<dataset>/<method>.log``: one job per method."""
 STAGE_MODULES = {
     "css": ("css/evaluate.py", "io.py"),
     "cluster_graph": ("graph.py", "io.py", "sparse_graph/__init__.py"),
@@ -161,8 +170,10 @@ def read_job_records(logs) -> pd.DataFrame:
         if parts[0] in NESTED_STAGES and len(parts) > 2:
             parts = [f"{parts[0]}/{parts[1]}", *parts[2:]]
         stage, *middle, job = parts if len(parts) > 1 else ["", *parts]
+        if stage in LEAF_METHOD_STAGES and len(middle) == 1:
+            middle, job = [*middle, job], ""  # the log's name is the method's
         dataset, method = (middle + ["", ""])[:2]
-        job = "/".join([*middle[2:], job])  # crossval/<d>/<m>/n300/d6: job "n300/d6"
+        job = "/".join([*middle[2:], job]) if job else ""  # crossval/<d>/<m>/n300/d6: "n300/d6"
         rows.append(
             (
                 stage,

@@ -17,7 +17,7 @@ from threadpoolctl import threadpool_info
 from ufsbench import joblog, rank_features
 from ufsbench.io import load_data, write_table
 
-log = joblog.setup(snakemake.log[0], snakemake.threads)
+log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 p = snakemake.params
 dataset, method = snakemake.wildcards.dataset, snakemake.wildcards.method
 X, y, _ = load_data(snakemake.input.data)

@@ -9,7 +9,7 @@ from ufsbench.kmeans import cluster
 from ufsbench.metrics import clustering_accuracy
 from ufsbench.seeding import derive_seed
 
-log = joblog.setup(snakemake.log[0], snakemake.threads)
+log = joblog.setup(snakemake.log[0], snakemake.threads, code=snakemake.params.code)
 p = snakemake.params
 dataset, method = snakemake.wildcards.dataset, snakemake.wildcards.method
 X, y, meta = load_data(snakemake.input.data)
