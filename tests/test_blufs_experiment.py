@@ -407,6 +407,16 @@ def test_blufs_config_runs_end_to_end(joint_run):
     picks = pd.read_csv(tables / "blufs_synthetic_synthetic_planted.tsv", sep="\t")
     assert picks["method"].tolist() == ["blufs"] and picks["hits"].iloc[0] in (0, 1, 2)
     assert "seconds" not in picks.columns
+    # The synthetic and runtime jobs run a method: their records carry its code hash, so
+    # provenance.tsv can flag them when that code changes.
+    from ufsbench.provenance import method_hashes, read_job_records, workflow_codebase
+
+    jobs = read_job_records(workdir / "logs/blufs")
+    leaf = jobs[jobs["stage"].isin(["blufs/synthetic", "blufs/runtime"])]
+    assert set(leaf["stage"]) == {"blufs/synthetic", "blufs/runtime"}
+    now = method_hashes(workflow_codebase(scripts=ROOT / "workflow/scripts"), ["blufs"])
+    blufs_jobs = leaf[leaf["method"] == "blufs"]
+    assert len(blufs_jobs) >= 2 and blufs_jobs["code"].str.startswith(now["blufs"]).all()
     traces = pd.read_csv(tables / "blufs_convergence_wine.tsv", sep="\t")
     assert "seconds" not in traces.columns and len(traces)
     for name in ("sensitivity", "stability", "correlation", "convergence"):
