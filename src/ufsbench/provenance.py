@@ -81,6 +81,12 @@ def _git(*args, cwd) -> str | None:
     return out.stdout if out.returncode == 0 else None
 
 
+def is_ancestor(old: str, new: str, cwd) -> bool:
+    """Whether commit ``old`` is ``new`` or an ancestor of it in the checkout ``cwd``
+    (False when git cannot tell: no git, not a checkout, unknown commit)."""
+    return _git("merge-base", "--is-ancestor", old, new, cwd=cwd) is not None
+
+
 def code_commit(path=LIBRARY) -> tuple[str, int]:
     """The commit of the checkout holding ``path`` and how many of the tracked files
     below ``path`` differ from it; ``("unknown", 0)`` outside a git checkout."""

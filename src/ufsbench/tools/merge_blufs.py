@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import filecmp
 import shutil
-import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -42,6 +41,7 @@ from ufsbench.papers.blufs_report import (
 )
 from ufsbench.plan import BlufsSection
 from ufsbench.plots import save_figure
+from ufsbench.provenance import is_ancestor
 from ufsbench.tools.config import find_schema, validate_config
 from ufsbench.tools.single_run import RUN_RECORDS
 
@@ -150,13 +150,6 @@ def _job_commits(holder: Path) -> set[str] | None:
     return set(jobs.loc[jobs["dataset"] == dataset, "commit"])
 
 
-def _is_ancestor(old: str, new: str, root: Path) -> bool:
-    done = subprocess.run(
-        ["git", "-C", str(root), "merge-base", "--is-ancestor", old, new], capture_output=True
-    )
-    return done.returncode == 0
-
-
 def newest_holder(holders: list[Path], root: Path) -> Path | None:
     """Of the runs' copies of one file, the copy made at the newest code: each run ran
     the file's jobs at one commit, and one of those commits descends from all the others
@@ -168,7 +161,7 @@ def newest_holder(holders: list[Path], root: Path) -> Path | None:
             return None
         commits.append(made_at.pop())
     for holder, commit in zip(holders, commits, strict=True):
-        if all(_is_ancestor(other, commit, root) for other in commits):
+        if all(is_ancestor(other, commit, root) for other in commits):
             # Copies made at that same commit must agree: same code, same bytes.
             same = [h for h, c in zip(holders, commits, strict=True) if c == commit]
             if all(filecmp.cmp(holder, h, shallow=False) for h in same):
