@@ -61,14 +61,11 @@ def scan(results: Path, count: int = 50) -> pd.DataFrame:
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:
     """Per (dataset, method): settings, settings cut inside a tie, and the range of picks."""
-    grouped = table.groupby(["dataset", "method"])
-    out = grouped.size().rename("settings").to_frame()
-    tied = table[table.tie_picks > 0].groupby(["dataset", "method"]).tie_picks
-    out["tied_settings"] = tied.size()
-    out["min_picks"] = tied.min()
-    out["max_picks"] = tied.max()
-    out = out.fillna(0).astype(int).reset_index()
-    return out[out.tied_settings > 0]
+    keys = ["dataset", "method"]
+    settings = table.groupby(keys).size().rename("settings")
+    tied = table[table.tie_picks > 0].groupby(keys).tie_picks
+    found = tied.agg(tied_settings="size", min_picks="min", max_picks="max")
+    return found.join(settings)[["settings", *found.columns]].reset_index()
 
 
 def main(argv=None) -> None:
