@@ -225,6 +225,12 @@ def test_published_run_merges_into_the_runs_own_tables(wine_run, tmp_path):
     info = json.loads((published / "run.json").read_text())
     assert info["datasets"] == ["wine"] and len(info["commit"]) == 40
     assert info["cpu_seconds"] > 0 and (published / "sensitivity_wine.png").is_file()
+    # The tie scan of the run's selections, merged with its run and commit.
+    for name in ("tie_settings.tsv", "tie_cells.tsv"):
+        run_ties = pd.read_csv(published / name, sep="\t")
+        merged_ties = pd.read_csv(into / name, sep="\t")
+        assert list(merged_ties.columns[:2]) == ["run", "commit"]
+        assert len(merged_ties) == len(run_ties) and set(merged_ties["run"]) <= {"wine"}
     # Per job (issue #29 item 2): the commit each job ran at, read from its log, and the
     # method code it ran; nothing changed since, so no cell is stale.
     # (several commits when the checkout moved on while the run ran: that is the point)

@@ -6,7 +6,7 @@ import pytest
 
 from ufsbench.io import save_selections
 from ufsbench.methods.base import Selection
-from ufsbench.tools.tied_rankings import main, scan, summary, tie_picks
+from ufsbench.tools.tied_rankings import cell_ties, main, run_ties, scan, summary, tie_picks
 
 
 def test_tie_picks_counts_the_top_features_tied_with_the_first_left_out():
@@ -64,3 +64,68 @@ def test_scan_reports_only_the_settings_cut_inside_a_tie(tmp_path, capsys):
 def test_scan_of_an_empty_folder_says_so(tmp_path):
     with pytest.raises(SystemExit, match="no selections"):
         main([str(tmp_path)])
+
+
+def _curves(root, rows):
+    """A run's tables/curves.tsv: the setting each protocol took per (metric, count)."""
+    columns = ["dataset", "method", "protocol", "metric", "n_features", "value", "params"]
+    table = pd.DataFrame(rows, columns=columns)
+    (root / "tables").mkdir(exist_ok=True)
+    table.to_csv(root / "tables" / "curves.tsv", sep="\t", index=False)
+    return table
+
+
+@pytest.fixture
+def toy_run(tmp_path):
+    collapsed = Selection.from_scores([0.0] * 8 + [1.0, 2.0])  # 2 kept, 8 tied at 0
+    distinct = Selection.from_scores(np.arange(10.0))
+    _write(tmp_path, "toy", "udfs", {"gamma=1": collapsed, "gamma=0.1": distinct})
+    _write(tmp_path, "toy", "allfea", {"default": Selection.from_scores(np.zeros(10))})
+    curves = _curves(
+        tmp_path,
+        [
+            ("toy", "allfea", "oracle", "acc", 10, 50.0, "default"),
+            ("toy", "udfs", "oracle", "acc", 2, 60.0, "gamma=1"),  # cut between 1 and 0
+            ("toy", "udfs", "oracle", "acc", 5, 70.0, "gamma=1"),  # 3 of 5 by column order
+            ("toy", "udfs", "oracle", "nmi_sqrt", 2, 10.0, "gamma=0.1"),
+            ("toy", "udfs", "oracle", "nmi_sqrt", 5, 20.0, "gamma=0.1"),
+            ("toy", "udfs", "default", "acc", 2, 55.0, "gamma=0.1"),
+            ("toy", "udfs", "default", "acc", 5, 65.0, "gamma=1"),
+            ("toy", "udfs", "oracle", "nmi_max", 5, 20.0, "gamma=1"),
+        ],
+    )
+    return tmp_path, curves
+
+
+def test_cell_ties_lists_the_cells_whose_chosen_setting_was_cut_inside_a_tie(toy_run):
+    root, curves = toy_run
+    cells = cell_ties(curves, root, metrics=["acc", "nmi_sqrt"])
+    # NMI (sqrt) took the distinct setting at both counts; nmi_max is not a table metric.
+    assert cells[["protocol", "metric", "counts", "tied_counts", "max_picks"]].values.tolist() == [
+        ["oracle", "acc", 2, 1, 3],
+        ["default", "acc", 2, 1, 3],
+    ]
+    assert set(cell_ties(curves, root).metric) == {"acc", "nmi_max"}
+
+
+def test_cell_ties_refuses_a_setting_the_run_has_no_selection_of(toy_run):
+    root, curves = toy_run
+    curves = curves.assign(params=curves["params"].replace("gamma=1", "gamma=10"))
+    with pytest.raises(SystemExit, match="no selection of 'gamma=10'"):
+        cell_ties(curves, root)
+
+
+def test_run_ties_cuts_at_the_largest_count_and_writes_a_run_folder(toy_run, capsys):
+    root, _ = toy_run
+    settings, cells = run_ties(root, ["toy"], metrics=["acc"])
+    assert settings[
+        ["method", "settings", "tied_settings", "min_picks", "max_picks"]
+    ].values.tolist() == [["udfs", 2, 1, 3, 3]]
+    assert len(cells) == 2
+    folder = root / "published"
+    folder.mkdir()
+    main([str(root), "--run-folder", str(folder), "--datasets", "toy", "--metrics", "acc"])
+    pd.testing.assert_frame_equal(pd.read_csv(folder / "tie_cells.tsv", sep="\t"), cells)
+    assert pd.read_csv(folder / "tie_settings.tsv", sep="\t").max_picks.tolist() == [3]
+    with pytest.raises(SystemExit, match="no curves of other"):
+        run_ties(root, ["other"])

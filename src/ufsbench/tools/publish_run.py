@@ -14,12 +14,15 @@ tables from every run published there:
 paper, the convergence figure's data, the cross-validation tables, its per-dataset figures
 (PNG), its cost per dataset and method (from the benchmark files), ``jobs.tsv`` (the commit
 and code hash each job ran at, from the first line of its log: :mod:`ufsbench.provenance`)
-and ``run.json`` (commit at publication, datasets, date, CPU and wall seconds, the jobs'
-distinct commits and package versions). ``INTO/`` then holds the merged
+``run.json`` (commit at publication, datasets, date, CPU and wall seconds, the jobs'
+distinct commits and package versions) and ``tie_{settings,cells}.tsv`` (the settings
+whose top features the tie rule completed, and the table cells that took them:
+:mod:`ufsbench.tools.tied_rankings`). ``INTO/`` then holds the merged
 ``<paper>_{acc,nmi}.{tsv,md,tex}``, ``<paper>_vs_paper.tsv`` (notes from the config's notes
 file, as they are now), ``<paper>_fidelity.tsv``, ``convergence.png`` (no PDF: its bytes
 change at every merge), the cross-validation tables, ``runs.tsv`` (with the commits each
-run's jobs ran at and how many of its jobs ran method code that has changed since) and
+run's jobs ran at and how many of its jobs ran method code that has changed since),
+``tie_{settings,cells}.tsv`` (every run's, with its run and commit) and
 ``provenance.tsv`` (every run's job groups, ``stale`` where the method's code hash at this
 checkout differs from the one the jobs ran with); see
 :mod:`ufsbench.papers.merge` for why these equal one run over all the datasets. A dataset
@@ -74,6 +77,7 @@ from ufsbench.reference import load_notes, load_reference
 from ufsbench.tools.merge_blufs import merge_runs
 from ufsbench.tools.run_cost import job_costs
 from ufsbench.tools.single_run import copy_up, kinds_of, run_outputs
+from ufsbench.tools.tied_rankings import run_ties, write_run_ties
 
 TABLES = ("acc", "nmi")
 
@@ -281,6 +285,9 @@ def publish(
     for name, path in files.items():
         shutil.copy2(path, staging / name)
     traces = convergence_data(results, paper, datasets) if paper else None
+    if paper and datasets:  # the selections the tie rule completed, and the cells they reach
+        metrics = ("acc", paper.get("nmi", "nmi_sqrt"))
+        write_run_ties(staging, *run_ties(results, datasets, metrics=metrics))
     if traces is not None:
         write_table(staging / f"{paper['name']}_convergence_traces.tsv", traces)
     # An earlier run in the same folder over other datasets of the config (a part) left
@@ -414,7 +421,24 @@ def merge(config: dict, into: Path, root: Path) -> None:
                 shutil.copy2(path, into / path.name)
     elif crossval:  # runs over disjoint sizes: rendered again from the merged summary
         merge_crossval_parts(crossval, paper, into, root)
+    merge_ties(folders, into)
     write_index(folders, into, root)
+
+
+def merge_ties(folders, into: Path) -> None:
+    """``tie_settings.tsv`` and ``tie_cells.tsv`` of every run that has them, with the
+    run and its commit: runs published before the scan existed have none."""
+    for name in ("tie_settings.tsv", "tie_cells.tsv"):
+        tables = []
+        for folder in folders:
+            if (folder / name).is_file():
+                commit = json.loads((folder / "run.json").read_text())["commit"][:12]
+                table = pd.read_csv(folder / name, sep="\t")
+                tables.append(table.assign(run=folder.name, commit=commit))
+        if tables:
+            merged = pd.concat(tables, ignore_index=True)
+            order = ["run", "commit"] + [c for c in merged.columns if c not in ("run", "commit")]
+            write_table(into / name, merged[order])
 
 
 def merge_dataset_tables(config: dict, folders, into: Path, root: Path) -> None:

@@ -11,7 +11,11 @@ measures the column order, not the method. This tool scans a run's selections:
 
 and prints, per dataset and method, how many settings cut a tie at ``--count`` features
 (or at ``n_features - 1`` where the data have fewer) and how many of the top features
-come from the tie rule.
+come from the tie rule. ``--run-folder measured/<paper>/runs/<run>`` writes what
+``ufsbench.tools.publish_run`` writes for each published run: that summary at each
+dataset's largest feature count (``tie_settings.tsv``) and, per table cell, how many of
+its feature counts take a setting whose top features come partly from the tie rule
+(``tie_cells.tsv``): the cells the tie rule can have moved.
 """
 
 from __future__ import annotations
@@ -40,18 +44,24 @@ def tie_picks(scores, ranking, count: int) -> int:
     return int(np.count_nonzero(ranked[:count] == boundary))
 
 
-def scan(results: Path, count: int = 50) -> pd.DataFrame:
+def scan(results: Path, count: int | dict = 50, *, datasets=None) -> pd.DataFrame:
     """One row per (dataset, method, setting) of ``results`` (``results/<experiment>``):
-    the cut used and how many of its top features come from the tie rule."""
+    the cut used and how many of its top features come from the tie rule.
+
+    ``count``: the cut, or a cut per dataset; ``datasets``: those scanned (all by default).
+    """
     rows = []
     for path in sorted(results.glob("*/*/c*/selection.npz")):
         method, dataset = path.parts[-3], path.parts[-4]
         if method == "allfea":  # scored alike by design, and never cut: it keeps every feature
             continue
+        if datasets is not None and dataset not in datasets:
+            continue
+        wanted = count[dataset] if isinstance(count, dict) else count
         for setting, selection in load_selections(path).items():
             if selection.subsets is not None:  # per-count subsets are not a tie-broken ranking
                 continue
-            cut = min(count, selection.n_features - 1)
+            cut = min(wanted, selection.n_features - 1)
             if cut < 1:
                 continue
             picks = tie_picks(selection.scores, selection.ranking, cut)
@@ -68,12 +78,88 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
     return found.join(settings)[["settings", *found.columns]].reset_index()
 
 
+SETTINGS_COLUMNS = ["dataset", "method", "settings", "tied_settings", "min_picks", "max_picks"]
+CELLS_COLUMNS = ["dataset", "method", "protocol", "metric", "counts", "tied_counts", "max_picks"]
+
+
+def method_selections(results: Path, dataset: str, method: str) -> dict:
+    """Every setting's selection of one method on one dataset, over all its chunks."""
+    found = {}
+    for path in sorted((results / dataset / method).glob("c*/selection.npz")):
+        found.update(load_selections(path))
+    return found
+
+
+def cell_ties(curves: pd.DataFrame, results: Path, *, metrics=None) -> pd.DataFrame:
+    """Per table cell (dataset, method, protocol, metric) of ``curves`` (the run's
+    ``tables/curves.tsv``: the setting each protocol took at each feature count): at how
+    many of its counts that setting's top features come partly from the tie rule, and the
+    most features it put there. Only the cells where it did are listed."""
+    curves = curves[curves["method"] != "allfea"]
+    if metrics is not None:
+        curves = curves[curves["metric"].isin(list(metrics))]
+    keys = ["dataset", "method", "protocol", "metric"]
+    loaded: dict[tuple[str, str], dict] = {}
+    rows = []
+    for (dataset, method, protocol, metric), part in curves.groupby(keys, sort=False):
+        if (dataset, method) not in loaded:
+            loaded[dataset, method] = method_selections(results, dataset, method)
+        selections = loaded[dataset, method]
+        picks = []
+        for count, setting in zip(part["n_features"], part["params"], strict=True):
+            if setting not in selections:
+                raise SystemExit(f"{results}/{dataset}/{method}: no selection of {setting!r}")
+            selection = selections[setting]
+            tied = selection.subsets is None and count < selection.n_features
+            picks.append(tie_picks(selection.scores, selection.ranking, count) if tied else 0)
+        picks = np.asarray(picks)
+        if picks.any():
+            tied_counts = int(np.count_nonzero(picks))
+            rows.append((dataset, method, protocol, metric, len(picks), tied_counts, picks.max()))
+    return pd.DataFrame(rows, columns=CELLS_COLUMNS)
+
+
+def run_ties(results: Path, datasets, *, metrics=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tie summaries of a finished run over ``datasets``: per (dataset, method) at the
+    dataset's largest feature count (:func:`summary`), and per table cell
+    (:func:`cell_ties`)."""
+    curves = pd.read_csv(results / "tables" / "curves.tsv", sep="\t")
+    curves = curves[curves["dataset"].isin(list(datasets))]
+    if curves.empty:
+        raise SystemExit(f"{results}/tables/curves.tsv has no curves of {', '.join(datasets)}")
+    cut = curves[curves["method"] != "allfea"].groupby("dataset")["n_features"].max()
+    table = scan(results, cut.to_dict(), datasets=list(cut.index))
+    settings = summary(table) if len(table) else pd.DataFrame(columns=SETTINGS_COLUMNS)
+    return settings, cell_ties(curves, results, metrics=metrics)
+
+
+def write_run_ties(folder: Path, settings: pd.DataFrame, cells: pd.DataFrame) -> None:
+    write_table(folder / "tie_settings.tsv", settings)
+    write_table(folder / "tie_cells.tsv", cells)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", type=Path, help="a run's results/<experiment> folder")
     parser.add_argument("--count", type=int, default=50, help="the cut (largest feature count)")
     parser.add_argument("--out", type=Path, help="also write the summary as a TSV")
+    parser.add_argument(
+        "--run-folder",
+        type=Path,
+        help="write tie_settings.tsv and tie_cells.tsv of --datasets into this published run",
+    )
+    parser.add_argument("--datasets", nargs="+", help="the published run's datasets")
+    parser.add_argument(
+        "--metrics", nargs="+", default=["acc", "nmi_sqrt"], help="the tables' metrics"
+    )
     args = parser.parse_args(argv)
+    if args.run_folder is not None:
+        if not args.datasets:
+            parser.error("--run-folder needs --datasets")
+        ties = run_ties(args.results, args.datasets, metrics=args.metrics)
+        write_run_ties(args.run_folder, *ties)
+        print(f"wrote {args.run_folder}/tie_settings.tsv and tie_cells.tsv")
+        return
     table = scan(args.results, args.count)
     if table.empty:
         raise SystemExit(f"no selections under {args.results}/<dataset>/<method>/c*/")
