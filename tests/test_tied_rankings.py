@@ -6,7 +6,16 @@ import pytest
 
 from ufsbench.io import save_selections
 from ufsbench.methods.base import Selection
-from ufsbench.tools.tied_rankings import cell_ties, main, run_ties, scan, summary, tie_picks
+from ufsbench.reference import numbers_note
+from ufsbench.tools.tied_rankings import (
+    cell_ties,
+    main,
+    run_ties,
+    scan,
+    summary,
+    tie_picks,
+    with_tie_counts,
+)
 
 
 def test_tie_picks_counts_the_top_features_tied_with_the_first_left_out():
@@ -129,3 +138,32 @@ def test_run_ties_cuts_at_the_largest_count_and_writes_a_run_folder(toy_run, cap
     assert pd.read_csv(folder / "tie_settings.tsv", sep="\t").max_picks.tolist() == [3]
     with pytest.raises(SystemExit, match="no curves of other"):
         run_ties(root, ["other"])
+
+
+def test_with_tie_counts_marks_the_cells_of_scanned_runs_only(toy_run):
+    root, curves = toy_run
+    cells = cell_ties(curves, root, metrics=["acc", "nmi_sqrt"])
+    versus = pd.DataFrame(
+        {
+            "dataset": ["toy", "toy", "other"],
+            "method": ["udfs", "udfs", "udfs"],
+            "protocol": ["oracle", "oracle", "oracle"],
+            "our_metric": ["acc", "nmi_sqrt", "acc"],
+            "ours": [70.0, 20.0, 50.0],
+            "paper": [68.0, 21.0, 50.0],
+            "diff": [2.0, -1.0, 0.0],
+            "note": ["", "", ""],
+        }
+    )
+    out = with_tie_counts(versus, cells, scanned=["toy"])
+    assert list(out.columns[-3:]) == ["tied_counts", "tie_picks_max", "note"]
+    assert out["tied_counts"].tolist()[:2] == [1, 0] and pd.isna(out["tied_counts"].iloc[2])
+    assert out["tie_picks_max"].tolist()[:2] == [3, 0]
+    notes = [numbers_note(row) for _, row in out.iterrows()]
+    assert notes[0].endswith(
+        "tie rule: column order completes the top features at 1 counts (up to 3)"
+    )
+    assert "tie rule" not in notes[1] and "tie rule" not in notes[2]
+    # Marking again replaces the columns: the published merge re-runs on its own output.
+    again = with_tie_counts(out, cells, scanned=["toy"])
+    pd.testing.assert_frame_equal(again, out)

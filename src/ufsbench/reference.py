@@ -367,6 +367,12 @@ def numbers_note(row) -> str:
             f"oracle over {over} {row['random_control']:.2f}"
             f" (ours {row['ours_minus_random']:+.2f}, paper {row['paper_minus_random']:+.2f})"
         )
+    tied = row.get("tied_counts", np.nan)
+    if not pd.isna(tied) and tied > 0:  # ufsbench.tools.tied_rankings
+        parts.append(
+            f"tie rule: column order completes the top features at {int(tied)} counts"
+            f" (up to {int(row['tie_picks_max'])})"
+        )
     return "; ".join(parts)
 
 

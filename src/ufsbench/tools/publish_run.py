@@ -77,7 +77,7 @@ from ufsbench.reference import load_notes, load_reference
 from ufsbench.tools.merge_blufs import merge_runs
 from ufsbench.tools.run_cost import job_costs
 from ufsbench.tools.single_run import copy_up, kinds_of, run_outputs
-from ufsbench.tools.tied_rankings import run_ties, write_run_ties
+from ufsbench.tools.tied_rankings import run_ties, with_tie_counts, write_run_ties
 
 TABLES = ("acc", "nmi")
 
@@ -409,8 +409,9 @@ def merge(config: dict, into: Path, root: Path) -> None:
     folders = published_runs(into)
     # Cross-validation parts hold no dataset's tables: there may be none yet.
     datasets = [f for f in folders if (f / f"{name}_acc.tsv").is_file()]
+    ties = merge_ties(folders, into)
     if datasets:
-        merge_dataset_tables(config, datasets, into, root)
+        merge_dataset_tables(config, datasets, into, root, ties=ties)
     crossval = [f for f in folders if (f / f"{name}_crossval.tsv").is_file()]
     if len(crossval) == 1:  # one run's tables as it wrote them, with the current notes
         for path in crossval[0].glob(f"{name}_crossval*"):
@@ -421,29 +422,35 @@ def merge(config: dict, into: Path, root: Path) -> None:
                 shutil.copy2(path, into / path.name)
     elif crossval:  # runs over disjoint sizes: rendered again from the merged summary
         merge_crossval_parts(crossval, paper, into, root)
-    merge_ties(folders, into)
     write_index(folders, into, root)
 
 
-def merge_ties(folders, into: Path) -> None:
+def merge_ties(folders, into: Path) -> tuple[pd.DataFrame, list[str]] | None:
     """``tie_settings.tsv`` and ``tie_cells.tsv`` of every run that has them, with the
-    run and its commit: runs published before the scan existed have none."""
+    run and its commit (runs published before the scan existed have none); returns the
+    merged cells and the datasets those runs cover, or None when no run has them."""
+    scanned = [f for f in folders if (f / "tie_cells.tsv").is_file()]
+    if not scanned:
+        return None
+    merged = {}
     for name in ("tie_settings.tsv", "tie_cells.tsv"):
         tables = []
-        for folder in folders:
-            if (folder / name).is_file():
-                commit = json.loads((folder / "run.json").read_text())["commit"][:12]
-                table = pd.read_csv(folder / name, sep="\t")
-                tables.append(table.assign(run=folder.name, commit=commit))
-        if tables:
-            merged = pd.concat(tables, ignore_index=True)
-            order = ["run", "commit"] + [c for c in merged.columns if c not in ("run", "commit")]
-            write_table(into / name, merged[order])
+        for folder in scanned:
+            commit = json.loads((folder / "run.json").read_text())["commit"][:12]
+            table = pd.read_csv(folder / name, sep="\t")
+            tables.append(table.assign(run=folder.name, commit=commit))
+        table = pd.concat(tables, ignore_index=True)
+        order = ["run", "commit"] + [c for c in table.columns if c not in ("run", "commit")]
+        merged[name] = table[order]
+        write_table(into / name, merged[name])
+    datasets = [d for f in scanned for d in json.loads((f / "run.json").read_text())["datasets"]]
+    return merged["tie_cells.tsv"], datasets
 
 
-def merge_dataset_tables(config: dict, folders, into: Path, root: Path) -> None:
+def merge_dataset_tables(config: dict, folders, into: Path, root: Path, *, ties=None) -> None:
     """Tables 2-3, the comparison with the paper and the convergence figure of the runs
-    ``folders``, merged over their datasets."""
+    ``folders``, merged over their datasets. ``ties``: the merged tie scan of the runs
+    (:func:`merge_ties`), whose counts the comparison's cells then carry."""
     paper = config["paper"]
     name = paper["name"]
     order = config.get("datasets")
@@ -470,6 +477,8 @@ def merge_dataset_tables(config: dict, folders, into: Path, root: Path) -> None:
         order=order,
         reference=reference,
     )
+    if ties is not None:
+        vs = renote(with_tie_counts(vs, *ties), notes)
     write_table(into / f"{name}_vs_paper.tsv", vs)
     write_table(into / f"{name}_fidelity.tsv", fidelity)
     traces = read_each(folders, f"{name}_convergence_traces.tsv")

@@ -133,6 +133,27 @@ def run_ties(results: Path, datasets, *, metrics=None) -> tuple[pd.DataFrame, pd
     return settings, cell_ties(curves, results, metrics=metrics)
 
 
+def with_tie_counts(versus: pd.DataFrame, cells: pd.DataFrame, scanned) -> pd.DataFrame:
+    """A comparison with the paper (``<paper>_vs_paper.tsv``) with two columns before its
+    note: ``tied_counts``, at how many feature counts the setting its protocol took has
+    top features completed by the tie rule (:func:`cell_ties`), and ``tie_picks_max``, the
+    most such features; 0 for the other cells of the ``scanned`` datasets, empty for the
+    datasets of runs never scanned."""
+    found = {
+        (r.dataset, r.method, r.protocol, r.metric): (r.tied_counts, r.max_picks)
+        for r in cells.itertuples(index=False)
+    }
+    scanned = set(scanned)
+    keys = versus[["dataset", "method", "protocol", "our_metric"]].itertuples(index=False)
+    none = (pd.NA, pd.NA)
+    rows = [found.get(tuple(key), (0, 0) if key[0] in scanned else none) for key in keys]
+    out = versus.drop(columns=["tied_counts", "tie_picks_max"], errors="ignore")
+    at = out.columns.get_loc("note") if "note" in out.columns else len(out.columns)
+    out.insert(at, "tied_counts", pd.array([r[0] for r in rows], dtype="Int64"))
+    out.insert(at + 1, "tie_picks_max", pd.array([r[1] for r in rows], dtype="Int64"))
+    return out
+
+
 def write_run_ties(folder: Path, settings: pd.DataFrame, cells: pd.DataFrame) -> None:
     write_table(folder / "tie_settings.tsv", settings)
     write_table(folder / "tie_cells.tsv", cells)
