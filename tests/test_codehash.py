@@ -77,6 +77,14 @@ def test_no_closure_holds_the_registry_or_another_method(code):
         assert not set(closure) & others, method
 
 
+def test_job_closures_hold_no_report_module(code):
+    """Reports (comparison with the paper, notes, tables) are not in the code of the jobs
+    that compute, so editing a note's wording never re-runs hours of cross-validation."""
+    reports = {"reference.py", "aggregate.py", "stats.py", "plots.py"}
+    for roots in (("crossval.py", "evaluate.py", "kmeans.py"), method_roots("lsdcl")):
+        assert not set(code.closure(*roots)) & reports, roots
+
+
 def test_hash_does_not_depend_on_where_the_library_lies(lib):
     assert method_hashes(lib) == method_hashes(LIB)
 

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from ufsbench import crossval
+from ufsbench.papers.crossval_report import vs_paper_columns
 
 GRID = {"lambda1": [1.0, 10.0], "gamma": [1.0, 8.0]}
 
@@ -53,7 +54,7 @@ def test_summarize_keeps_each_selection_apart():
     assert (summary["draws"] == 2).all()
     markdown = crossval.render_markdown(summary, "acc", protocol="nested")
     assert "selection: nested" in markdown and "75.00 ± 0.00" in markdown
-    columns = crossval.vs_paper_columns(["full_data_oracle"])
+    columns = vs_paper_columns(["full_data_oracle"])
     at = columns.index("paper_p") + 1
     assert columns[at : at + 3] == [
         "full_data_oracle",

@@ -10,8 +10,18 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..crossval import render_markdown, vs_paper_columns
-from ..reference import vs_paper
+from ..crossval import render_markdown
+from ..reference import VS_PAPER_COLUMNS, vs_paper
+
+
+def vs_paper_columns(companions=()) -> list[str]:
+    """The columns of the comparison with the paper's Tables 4-5: those of
+    :data:`ufsbench.reference.VS_PAPER_COLUMNS` without the default-setting companion
+    (no such thing here), with each other selection's mean, std and difference."""
+    columns = [c for c in VS_PAPER_COLUMNS if c not in ("default", "default_diff")]
+    at = columns.index("paper_p") + 1
+    columns[at:at] = [f"{c}{suffix}" for c in companions for suffix in ("", "_std", "_diff")]
+    return columns
 
 
 def crossval_markdown(summary: pd.DataFrame) -> str:

@@ -78,7 +78,8 @@ def fidelity_table(versus: pd.DataFrame, metric: str, labels=None) -> str:
 
 def _crossval_selections(versus: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """``versus`` with today's selection names, and the selections that stand beside the
-    compared one in columns of their name (:func:`ufsbench.crossval.vs_paper_columns`)."""
+    compared one in columns of their name
+    (:func:`ufsbench.papers.crossval_report.vs_paper_columns`)."""
     from ufsbench.crossval import SELECTIONS
 
     # Tables published before the selections were named call the full-data one "oracle".
@@ -90,7 +91,7 @@ def crossval_line(versus: pd.DataFrame) -> str:
     """One sentence per metric and selection of a ``*_crossval_vs_paper.tsv`` table: the
     mean over its cells of ours and the paper's, and how many cells it has. The compared
     selection is the ``ours`` column; another one stands beside it in a column of its
-    name (:func:`ufsbench.crossval.vs_paper_columns`)."""
+    name (:func:`ufsbench.papers.crossval_report.vs_paper_columns`)."""
     lines = []
     versus, beside = _crossval_selections(versus)
     for (protocol, metric), part in versus.groupby(["protocol", "metric"], sort=False):
