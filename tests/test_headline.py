@@ -35,6 +35,24 @@ def test_every_published_lsdcl_table2_cell_beyond_the_limit_has_a_note():
     assert unexplained == [], f"add a note to measured/lsdcl/notes.tsv for {unexplained}"
 
 
+def test_published_lsdcl_tie_counts_match_the_runs_tie_scans():
+    # lsdcl_vs_paper.tsv's tie columns come from the runs' tie_cells.tsv (publish_run).
+    versus = pd.read_csv(MEASURED / "lsdcl" / "lsdcl_vs_paper.tsv", sep="\t")
+    cells = pd.read_csv(MEASURED / "lsdcl" / "tie_cells.tsv", sep="\t")
+    keys = ["dataset", "method", "protocol", "metric"]
+    cells = cells[cells["protocol"].isin(versus["protocol"])]
+    shown = versus.rename(columns={"metric": "paper_metric", "our_metric": "metric"})
+    joined = cells.merge(shown, on=keys, how="left", validate="one_to_one")
+    assert len(joined) >= 10 and joined["tied_counts_y"].notna().all()
+    assert (joined["tied_counts_x"] == joined["tied_counts_y"]).all()
+    assert (joined["max_picks"] == joined["tie_picks_max"]).all()
+    assert joined["note"].str.contains("tie rule").all()
+    # Every other cell of a dataset with ties shows 0 (empty: a run never scanned).
+    scanned = set(cells["dataset"])
+    rest = versus[versus["dataset"].isin(scanned) & ~versus["tied_counts"].fillna(0).gt(0)]
+    assert (rest["tied_counts"] == 0).all()
+
+
 def test_check_page_names_a_drifted_block():
     made = headline.blocks(MEASURED)
     page = (MEASURED / "README.md").read_text().replace("| 94.10 |", "| 94.11 |", 1)
