@@ -432,18 +432,20 @@ def merge_ties(folders, into: Path) -> tuple[pd.DataFrame, list[str]] | None:
     scanned = [f for f in folders if (f / "tie_cells.tsv").is_file()]
     if not scanned:
         return None
+    info = {folder: json.loads((folder / "run.json").read_text()) for folder in scanned}
     merged = {}
     for name in ("tie_settings.tsv", "tie_cells.tsv"):
-        tables = []
-        for folder in scanned:
-            commit = json.loads((folder / "run.json").read_text())["commit"][:12]
-            table = pd.read_csv(folder / name, sep="\t")
-            tables.append(table.assign(run=folder.name, commit=commit))
+        tables = [
+            pd.read_csv(folder / name, sep="\t").assign(
+                run=folder.name, commit=info[folder]["commit"][:12]
+            )
+            for folder in scanned
+        ]
         table = pd.concat(tables, ignore_index=True)
         order = ["run", "commit"] + [c for c in table.columns if c not in ("run", "commit")]
         merged[name] = table[order]
         write_table(into / name, merged[name])
-    datasets = [d for f in scanned for d in json.loads((f / "run.json").read_text())["datasets"]]
+    datasets = [d for folder in scanned for d in info[folder]["datasets"]]
     return merged["tie_cells.tsv"], datasets
 
 

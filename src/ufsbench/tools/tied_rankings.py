@@ -44,21 +44,23 @@ def tie_picks(scores, ranking, count: int) -> int:
     return int(np.count_nonzero(ranked[:count] == boundary))
 
 
-def scan(results: Path, count: int | dict = 50, *, datasets=None) -> pd.DataFrame:
+def scan(results: Path, count: int | dict = 50, *, datasets=None, cache=None) -> pd.DataFrame:
     """One row per (dataset, method, setting) of ``results`` (``results/<experiment>``):
     the cut used and how many of its top features come from the tie rule.
 
-    ``count``: the cut, or a cut per dataset; ``datasets``: those scanned (all by default).
+    ``count``: the cut, or a cut per dataset; ``datasets``: those scanned (all by default);
+    ``cache``: selections already loaded (:func:`method_selections`), filled as it goes.
     """
     rows = []
-    for path in sorted(results.glob("*/*/c*/selection.npz")):
-        method, dataset = path.parts[-3], path.parts[-4]
+    folders = sorted({path.parent.parent for path in results.glob("*/*/c*/selection.npz")})
+    for folder in folders:
+        method, dataset = folder.name, folder.parent.name
         if method == "allfea":  # scored alike by design, and never cut: it keeps every feature
             continue
         if datasets is not None and dataset not in datasets:
             continue
         wanted = count[dataset] if isinstance(count, dict) else count
-        for setting, selection in load_selections(path).items():
+        for setting, selection in method_selections(results, dataset, method, cache).items():
             if selection.subsets is not None:  # per-count subsets are not a tie-broken ranking
                 continue
             cut = min(wanted, selection.n_features - 1)
@@ -82,29 +84,33 @@ SETTINGS_COLUMNS = ["dataset", "method", "settings", "tied_settings", "min_picks
 CELLS_COLUMNS = ["dataset", "method", "protocol", "metric", "counts", "tied_counts", "max_picks"]
 
 
-def method_selections(results: Path, dataset: str, method: str) -> dict:
-    """Every setting's selection of one method on one dataset, over all its chunks."""
+def method_selections(results: Path, dataset: str, method: str, cache=None) -> dict:
+    """Every setting's selection of one method on one dataset, over all its chunks
+    (kept in ``cache``, a dict, when given: a run's files are read once)."""
+    if cache is not None and (dataset, method) in cache:
+        return cache[dataset, method]
     found = {}
     for path in sorted((results / dataset / method).glob("c*/selection.npz")):
         found.update(load_selections(path))
+    if cache is not None:
+        cache[dataset, method] = found
     return found
 
 
-def cell_ties(curves: pd.DataFrame, results: Path, *, metrics=None) -> pd.DataFrame:
+def cell_ties(curves: pd.DataFrame, results: Path, *, metrics=None, cache=None) -> pd.DataFrame:
     """Per table cell (dataset, method, protocol, metric) of ``curves`` (the run's
     ``tables/curves.tsv``: the setting each protocol took at each feature count): at how
     many of its counts that setting's top features come partly from the tie rule, and the
-    most features it put there. Only the cells where it did are listed."""
+    most features it put there. Only the cells where it did are listed. ``cache``: as for
+    :func:`scan`."""
     curves = curves[curves["method"] != "allfea"]
     if metrics is not None:
         curves = curves[curves["metric"].isin(list(metrics))]
     keys = ["dataset", "method", "protocol", "metric"]
-    loaded: dict[tuple[str, str], dict] = {}
+    cache = {} if cache is None else cache
     rows = []
     for (dataset, method, protocol, metric), part in curves.groupby(keys, sort=False):
-        if (dataset, method) not in loaded:
-            loaded[dataset, method] = method_selections(results, dataset, method)
-        selections = loaded[dataset, method]
+        selections = method_selections(results, dataset, method, cache)
         picks = []
         for count, setting in zip(part["n_features"], part["params"], strict=True):
             if setting not in selections:
@@ -128,9 +134,10 @@ def run_ties(results: Path, datasets, *, metrics=None) -> tuple[pd.DataFrame, pd
     if curves.empty:
         raise SystemExit(f"{results}/tables/curves.tsv has no curves of {', '.join(datasets)}")
     cut = curves[curves["method"] != "allfea"].groupby("dataset")["n_features"].max()
-    table = scan(results, cut.to_dict(), datasets=list(cut.index))
+    cache: dict = {}  # both scans read the same selections
+    table = scan(results, cut.to_dict(), datasets=list(cut.index), cache=cache)
     settings = summary(table) if len(table) else pd.DataFrame(columns=SETTINGS_COLUMNS)
-    return settings, cell_ties(curves, results, metrics=metrics)
+    return settings, cell_ties(curves, results, metrics=metrics, cache=cache)
 
 
 def with_tie_counts(versus: pd.DataFrame, cells: pd.DataFrame, scanned) -> pd.DataFrame:
