@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -205,6 +210,61 @@ def test_litekmeans_kernels_agree_bitwise():
 def test_litekmeans_rejects_unknown_kernel():
     with pytest.raises(ValueError, match="unknown kernel 'cuda'"):
         litekmeans(np.zeros((4, 2)), 2, kernel="cuda")
+
+
+def fresh_python(code: str):
+    """What ``code``, run in a fresh interpreter, prints last (as JSON)."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ), check=True, capture_output=True
+    )
+    return json.loads(out.stdout.decode().splitlines()[-1])
+
+
+# Fits under "auto" on data below AUTO_NUMBA_SIZE, each compared bitwise with the NumPy
+# kernel's fit; prints, per fit, whether numba was loaded after it and the runs agreed.
+AUTO_FITS = """
+import json, sys
+import numpy as np
+from ufsbench.kmeans import AUTO_NUMBA_FITS, AUTO_NUMBA_SIZE, litekmeans
+rng = np.random.default_rng(5)
+X = np.vstack([rng.normal(c, 1.5, size=(20, 3)) for c in range(4)])
+assert len(X) * (X.shape[1] + 4) < AUTO_NUMBA_SIZE
+out = []
+for seed in range(AUTO_NUMBA_FITS + 20):
+    a = litekmeans(X, 4, random_state=seed)
+    loaded = sys.modules.get("numba") is not None
+    b = litekmeans(X, 4, random_state=seed, kernel="numpy")
+    same = (np.array_equal(a.labels, b.labels) and np.array_equal(a.centers, b.centers)
+            and a.inertia == b.inertia and a.n_iter == b.n_iter)
+    out.append([loaded, bool(same)])
+print(json.dumps([AUTO_NUMBA_FITS, out]))
+"""
+
+
+def test_auto_kernel_turns_compiled_after_enough_fits_and_changes_no_result():
+    """A process that runs few fits never imports numba; one that runs many turns to the
+    compiled kernel after ``AUTO_NUMBA_FITS`` of them, and every fit equals the NumPy
+    kernel's bitwise, before the switch and after it."""
+    pytest.importorskip("numba")
+    threshold, fits = fresh_python(AUTO_FITS)
+    loaded = [was_loaded for was_loaded, _ in fits]
+    assert loaded == [False] * threshold + [True] * 20
+    assert all(same for _, same in fits)
+
+
+def test_auto_kernel_without_numba_keeps_numpy():
+    """Without numba, "auto" keeps NumPy past the threshold; "numba" says what it needs."""
+    code = "import sys\nsys.modules['numba'] = None\n" + AUTO_FITS
+    threshold, fits = fresh_python(code)
+    assert len(fits) == threshold + 20 and all(same for _, same in fits)
+    assert not any(was_loaded for was_loaded, _ in fits)
+    with pytest.raises(subprocess.CalledProcessError) as error:
+        fresh_python(
+            "import sys\nsys.modules['numba'] = None\nimport numpy as np\n"
+            "from ufsbench.kmeans import litekmeans\n"
+            "litekmeans(np.eye(4), 2, kernel='numba')"
+        )
+    assert "needs numba (extra 'fast')" in error.value.stderr.decode()
 
 
 def _same_run(a, b):

@@ -18,6 +18,7 @@ update step) and in its tolerance-based stopping rule; ``cluster`` offers both e
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import NamedTuple
 
@@ -27,9 +28,17 @@ import scipy.sparse as sp
 ENGINES = ("litekmeans", "sklearn")
 KERNELS = ("auto", "numba", "numpy")
 # "auto" compiles (numba) when the data are at least this large (n_samples * (n_features +
-# n_clusters)), or numba is loaded already: below it, importing numba (about 0.3 CPU s per
-# process) costs a job more than the kernels save on its k-means runs.
+# n_clusters)), when numba is loaded already, or once this process has run AUTO_NUMBA_FITS
+# fits under "auto". Numba's import and the load of the compiled kernels cost about 0.85
+# CPU s per process; a fit on small data costs 1-4 ms with NumPy and 2.5-5x less compiled
+# (benchmarks/README.md, "k-means kernel per job"). Switching once the NumPy fits have cost
+# about as much as the switch (the ski-rental rule) keeps a process that runs few fits
+# within twice its best cost, while an evaluation job, which runs thousands, pays the
+# switch back many times. Both kernels give bitwise the same results, so the switch never
+# changes an output.
 AUTO_NUMBA_SIZE = 50_000
+AUTO_NUMBA_FITS = 500
+_auto_fits = 0  # fits run under "auto" with the NumPy kernel in this process
 
 
 class KMeansResult(NamedTuple):
@@ -88,8 +97,9 @@ def litekmeans(
         ``"numba"``: compiled loops (:mod:`ufsbench._kmeans_kernels`; needs numba) that
         skip the distances which provably cannot change a label (:func:`_lloyd_pruned`).
         ``"numpy"``: array operations and a sparse indicator product. ``"auto"``: numba
-        when it is installed and either already loaded or the data are large enough
-        (``n_samples * (n_features + n_clusters) >= AUTO_NUMBA_SIZE``), else numpy.
+        when it is installed and either already loaded, or the data are large enough
+        (``n_samples * (n_features + n_clusters) >= AUTO_NUMBA_SIZE``), or this process
+        has run ``AUTO_NUMBA_FITS`` fits under ``"auto"`` already; else numpy.
 
     Returns
     -------
@@ -127,7 +137,7 @@ def litekmeans(
         raise ValueError(f"litekmeans: max_iter={max_iter} must be >= 1")
     if n_init < 1:
         raise ValueError(f"litekmeans: n_init={n_init} must be >= 1")
-    kernels = _kernels(kernel, n * (X.shape[1] + n_clusters))
+    kernels = _kernels(kernel, n * (X.shape[1] + n_clusters), fits=n_init)
     rng = np.random.default_rng(random_state)
     best = None
     for _ in range(n_init):
@@ -138,20 +148,33 @@ def litekmeans(
     return best
 
 
-def _kernels(kernel, size):
-    """The compiled kernels module for ``kernel`` (module docstring), or None for NumPy."""
+def _kernels(kernel, size, fits=1):
+    """The compiled kernels module for ``kernel`` (module docstring), or None for NumPy.
+
+    ``fits``: the runs about to be made, counted towards ``AUTO_NUMBA_FITS``.
+    """
+    global _auto_fits
     if kernel not in KERNELS:
         known = ", ".join(map(repr, KERNELS))
         raise ValueError(f"litekmeans: unknown kernel {kernel!r} (known: {known})")
     if kernel == "numpy":
         return None
     if kernel == "auto" and "numba" not in sys.modules and size < AUTO_NUMBA_SIZE:
-        return None
+        _auto_fits += fits
+        if _auto_fits <= AUTO_NUMBA_FITS:
+            return None
+    compiled = _compiled_kernels()
+    if compiled is None and kernel == "numba":
+        raise ImportError("litekmeans: kernel='numba' needs numba (extra 'fast')")
+    return compiled
+
+
+@functools.cache
+def _compiled_kernels():
+    """:mod:`ufsbench._kmeans_kernels`, or None without numba (tried once per process)."""
     try:
         from . import _kmeans_kernels
     except ImportError:
-        if kernel == "numba":
-            raise ImportError("litekmeans: kernel='numba' needs numba (extra 'fast')") from None
         return None
     return _kmeans_kernels
 
