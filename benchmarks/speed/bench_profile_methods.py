@@ -1,4 +1,4 @@
-"""Profile one setting of RUFS, L1UFS and LSDCL on COIL20; time a chunk with and without the memo.
+"""Profile a setting of RUFS, L1UFS, LSDCL and its ablations on COIL20; time a chunk's memo.
 
     python benchmarks/speed/bench_profile_methods.py [--methods rufs l1ufs lsdcl]
         [--datasets coil20] [--mirror PATH] [--profile] [--top N] [--chunk N] [--out TSV]
@@ -45,11 +45,18 @@ CHUNKS = {  # a few settings of each grid, as one job's chunk
     "rufs": [{"nu": 1.0, "alpha": a, "beta": 1.0} for a in (1.0, 0.1, 10.0)],
     "l1ufs": [{"lambda1": 1.0, "lambda2": b} for b in (1.0, 0.1, 10.0)],
     "lsdcl": [{"lambda1": 1.0, "lambda2": 1.0, "gamma": g} for g in (1.0, 2.0, 4.0)],
+    # the ablations share LSDCL's starts (the same memo)
+    "lsdcl_m1": [{"lambda1": 1.0, "lambda2": b} for b in (1.0, 0.1, 10.0)],
+    "lsdcl_m2": [{"lambda1": 1.0, "lambda2": b} for b in (1.0, 0.1, 10.0)],
+    "lsdcl_m3": [{"lambda1": 1.0, "lambda2": 1.0, "gamma": g} for g in (1.0, 2.0, 4.0)],
 }
 SETTINGS = {
     "rufs": {"nu": 1.0, "alpha": 1.0, "beta": 1.0},
     "l1ufs": {"lambda1": 1.0, "lambda2": 1.0},
     "lsdcl": {"lambda1": 1.0, "lambda2": 1.0, "gamma": 1.0},
+    "lsdcl_m1": {"lambda1": 1.0, "lambda2": 1.0},
+    "lsdcl_m2": {"lambda1": 1.0, "lambda2": 1.0},
+    "lsdcl_m3": {"lambda1": 1.0, "lambda2": 1.0, "gamma": 1.0},
 }
 
 
