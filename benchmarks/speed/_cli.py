@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -80,6 +82,15 @@ def one_thread():
     from threadpoolctl import threadpool_limits
 
     return threadpool_limits(limits=1)
+
+
+def child_cpu(command, **kwargs) -> float:
+    """CPU seconds (user + system) of running ``command`` to completion (output captured;
+    ``kwargs`` go to :func:`subprocess.run`, e.g. ``env``, ``cwd``)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, check=True, capture_output=True, **kwargs)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def best_time(function, repeats: int):

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -50,12 +49,7 @@ RESOLVE = "from ufsbench.methods.external import resolve_method; resolve_method(
 WHOLE = "from ufsbench.methods.registry import REGISTRY; " + RESOLVE
 
 
-def child_cpu(cmd, **kwargs) -> float:
-    """CPU seconds (user + system) of running ``cmd`` to completion."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, check=True, capture_output=True, **kwargs)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+child_cpu = _cli.child_cpu
 
 
 def snakemake(workdir: Path, *args, tree: Path | None = None) -> list[str]:

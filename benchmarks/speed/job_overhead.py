@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import ast
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -75,11 +74,8 @@ def scripts_of(tree: Path) -> Path:
     return own if own.is_dir() else _cli.ROOT / "workflow" / "scripts"
 
 
-def child_cpu(command, env) -> float:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, env=env, check=True, capture_output=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+def child_cpu(command, env=None) -> float:
+    return _cli.child_cpu(command, env=env)
 
 
 def snakemake_jobs(imports: str, n: int, env) -> list[float]:

@@ -26,8 +26,6 @@ the first ``--crossval-settings`` settings of a coarse grid), the same two sides
 from __future__ import annotations
 
 import os
-import resource
-import subprocess
 import sys
 from pathlib import Path
 
@@ -72,10 +70,7 @@ cross_validate(data["X"], data["y"], "lsdcl", settings, n_train=700, draws=[0],
 def child_cpu(code: str) -> float:
     """CPU seconds (user + system) of a fresh interpreter running ``code``, imports included."""
     env = dict(os.environ, PYTHONPATH=str(_cli.ROOT / "src"))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-c", code], env=env, check=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return _cli.child_cpu([sys.executable, "-c", code], env=env)
 
 
 def both_sides(code: str, repeats: int) -> tuple[float, float]:
