@@ -24,7 +24,7 @@ from sklearn.datasets import load_digits, load_wine
 from ufsbench import rank_features
 from ufsbench.graph import knn_graph
 from ufsbench.kmeans import litekmeans
-from ufsbench.methods import mcfs
+from ufsbench.methods import _blufs_pam, _memo, mcfs
 
 
 def _wine():
@@ -169,3 +169,19 @@ def test_blufs_selection_and_objective_are_pinned(data, method, kwargs, expected
         data(), method, n_clusters=10, random_state=3, feature_counts=[5, 20], **kwargs
     )
     assert _blufs_digest(selection) == expected
+
+
+def test_blufs_problem_is_computed_once_and_gives_the_same_runs_warm_or_cold():
+    X = _digits_rows(300)()
+    run = {"n_clusters": 10, "random_state": 3, "feature_counts": [5, 20]}
+    _memo.clear()
+    cold = rank_features(X, "blufs", beta=10.0, **run)
+    rank_features(X, "blufs_case3", **run)  # another setting and variant, same Problem
+    warm = rank_features(X, "blufs", beta=10.0, **run)
+    assert _blufs_digest(warm) == _blufs_digest(cold)
+
+    shared = _blufs_pam.shared_problem(X.copy(), 10, k=10)
+    assert shared is _blufs_pam.shared_problem(X, 10, k=10)
+    assert not shared.Xn.flags.writeable and not shared.gram.flags.writeable
+    other = _blufs_pam.shared_problem(X, 10, k=5)  # another graph: its own Problem
+    assert other is not shared and (other.P0 != shared.P0).nnz > 0

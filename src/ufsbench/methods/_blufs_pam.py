@@ -16,6 +16,7 @@ import scipy.sparse as sp
 
 from ..graph import degrees, knn_graph
 from . import _blufs_steps as steps
+from . import _memo
 from .base import Selection, row_norms
 
 # Budget s when no feature counts are requested: the largest of the paper's grid
@@ -92,6 +93,23 @@ def prepare(X, n_clusters, *, k, frozen_graph=None) -> Problem:
         P0 = (S @ sp.diags(1.0 / np.where(col > 0, col, 1.0))).tocsc()
     gram = Xn.T @ Xn if d <= n else Xn @ Xn.T
     return Problem(Xn=Xn, gram=gram, Sh=Sh, P0=P0, n_clusters=n_clusters)
+
+
+def shared_problem(X, n_clusters, *, k, frozen_graph=None) -> Problem:
+    """:func:`prepare`, computed once per process for a given data set and graph.
+
+    A selection or stage-2 job runs many settings, budgets and seeds on one data set, and
+    the Problem depends on none of them: on COIL20 it cost 0.57 CPU s of a ~4.4 s run.
+    The stored Problem's dense arrays are read-only; no step writes into it.
+    """
+
+    def compute():
+        pb = prepare(X, n_clusters, k=k, frozen_graph=frozen_graph)
+        pb.Xn.flags.writeable = pb.gram.flags.writeable = False
+        return pb
+
+    key = _memo.fingerprint(X, n_clusters, k, frozen_graph)
+    return _memo.memoized("blufs_problem", key, compute)
 
 
 def check(name, X, *, k, p_support=None):
@@ -205,7 +223,7 @@ def select_budgets(
     """
     d = X.shape[1]
     counts = feature_counts or [min(DEFAULT_BUDGET, d)]
-    pb = prepare(X, n_clusters, k=k, frozen_graph=frozen_graph)
+    pb = shared_problem(X, n_clusters, k=k, frozen_graph=frozen_graph)
     if cfg.w_step == "final":  # the budget enters only after convergence
         run = solve(pb, cfg, d, random_state)
         ranking = run.support
