@@ -326,8 +326,14 @@ def notes_of(section: dict, root: Path) -> pd.DataFrame | None:
     return load_notes(root / section["notes"]) if section.get("notes") else None
 
 
+def _natural(path: Path) -> list:
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", path.name)]
+
+
 def published_runs(into: Path) -> list[Path]:
-    folders = sorted(p.parent for p in (into / "runs").glob("*/run.json"))
+    """The run folders under ``into/runs``, numbers in their names in numeric order
+    (``usps49-crossval-nested-n900`` before ``-n1000``)."""
+    folders = sorted((p.parent for p in (into / "runs").glob("*/run.json")), key=_natural)
     if not folders:
         raise SystemExit(f"nothing published under {into / 'runs'}")
     return folders
