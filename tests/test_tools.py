@@ -130,3 +130,17 @@ def test_publish_run_needs_a_section_it_can_publish(tmp_path):
     with pytest.raises(SystemExit, match="has no paper section .and no leaderboard, css"):
         publish_run.main(["--config", str(config), "--into", str(tmp_path / "into")])
     assert not (tmp_path / "into").exists()
+
+
+def test_published_runs_list_numbers_in_numeric_order(tmp_path):
+    names = ["usps49-crossval-nested-n1000", "coil20", "usps49-crossval-nested-n900", "orl"]
+    for name in names:
+        (tmp_path / "runs" / name).mkdir(parents=True)
+        (tmp_path / "runs" / name / "run.json").write_text("{}")
+    listed = [p.name for p in publish_run.published_runs(tmp_path)]
+    assert listed == [
+        "coil20",
+        "orl",
+        "usps49-crossval-nested-n900",
+        "usps49-crossval-nested-n1000",
+    ]
