@@ -218,7 +218,8 @@ def test_w_system_matches_dense_formulas(shape):
     L = steps.laplacian_of(P)
     Y, W_prev = np.linalg.qr(rng.normal(size=(n, 2)))[0], rng.normal(size=(d, 2))
     gram = Xn.T @ Xn if d <= n else Xn @ Xn.T
-    system = steps.WSystem(Xn, gram, L, beta=0.7, lam=0.4, Y=Y, W_prev=W_prev, tau2=0.0)
+    operator = steps.WOperator(Xn, gram, L, beta=0.7, lam=0.4, tau2=0.0)
+    system = steps.WSystem(operator, Y=Y, W_prev=W_prev)
     A = Xn.T @ Xn + 0.4 * np.eye(d) + 0.7 * Xn.T @ L.toarray() @ Xn
     R = Xn.T @ Y
     np.testing.assert_allclose(system.W_hat, np.linalg.inv(A) @ R, rtol=1e-8, atol=1e-10)
@@ -236,6 +237,23 @@ def test_w_system_matches_dense_formulas(shape):
     W_feasible = np.where(np.isin(np.arange(d), support)[:, None], W, 0.0)
     W_next, keep = system.palm_step(W_feasible, 3, np.random.default_rng(0))
     assert len(keep) == 3 and system.value(W_next) <= system.value(W_feasible)
+
+
+@pytest.mark.parametrize(
+    ("method", "factorisations"),
+    [("blufs_case3", 1), ("blufs_case2", 1), ("blufs", None)],  # None: one per new graph
+)
+def test_a_is_factorised_once_per_graph(monkeypatch, method, factorisations):
+    built = []
+    real = steps.WOperator
+    monkeypatch.setattr(steps, "WOperator", lambda *a, **k: built.append(1) or real(*a, **k))
+    X = planted(120, n_informative=4, n_noise=8, random_state=0)[0]
+    sel = rank_features(X, method, n_clusters=3, random_state=0, feature_counts=[4, 8])
+    assert len(sel.history) > 1  # several sweeps
+    if factorisations is None:  # A follows the learned graph after each P step
+        assert len(built) > 1
+    else:  # P frozen (Case III) or unused (Case II): one A for every sweep and budget
+        assert len(built) == factorisations
 
 
 def test_pencf_returns_orthonormal_y_and_solves_procrustes():

@@ -139,22 +139,38 @@ def objective_terms(pb: Problem, cfg: Config, W, Z, Y, L, P) -> np.ndarray:
     )
 
 
-def solve(pb: Problem, cfg: Config, s: int, random_state) -> Run:
-    """One PAM run with budget ``s`` (``||W||_{2,0} <= s``), seeded by ``random_state``."""
+def w_operator(pb: Problem, cfg: Config, L) -> steps.WOperator:
+    """The W-step's factorised ``A`` for the graph Laplacian ``L`` (None: no graph term)."""
+    return steps.WOperator(pb.Xn, pb.gram, L, beta=cfg.beta, lam=cfg.lam + cfg.tau2, tau2=cfg.tau2)
+
+
+def initial_operator(pb: Problem, cfg: Config) -> steps.WOperator:
+    """:func:`w_operator` of ``P^0``: every run's first W step, and all of them when P is
+    frozen (Case III) or unused (Case II)."""
+    return w_operator(pb, cfg, steps.laplacian_of(pb.P0) if cfg.beta else None)
+
+
+def solve(pb: Problem, cfg: Config, s: int, random_state, operator=None) -> Run:
+    """One PAM run with budget ``s`` (``||W||_{2,0} <= s``), seeded by ``random_state``.
+
+    ``operator``: :func:`initial_operator` of ``(pb, cfg)`` if the caller has it (the runs of
+    several budgets share it); built here otherwise.
+    """
     rng = np.random.default_rng(random_state)
     n, d = pb.Xn.shape
     c = pb.n_clusters
     W = rng.standard_normal((d, c))  # W^0 (only its proximal term sees it)
     Y = initial_labels(rng, n, c)
     P = pb.P0
-    L = steps.laplacian_of(P) if cfg.beta else None
+    op = operator if operator is not None else initial_operator(pb, cfg)
+    L = op.L
     support, history, terms = None, [], []
     log = {"w_rule": [], "support_changes": [], "y_steps": [], "y_rejected": []}
     for _ in range(cfg.max_iter):
         # -- W step: paper (30), then the l2,0 constraint (spec §2.7a; module blufs notes)
-        system = steps.WSystem(
-            pb.Xn, pb.gram, L, beta=cfg.beta, lam=cfg.lam + cfg.tau2, Y=Y, W_prev=W, tau2=cfg.tau2
-        )
+        if op is None:
+            op = w_operator(pb, cfg, L)
+        system = steps.WSystem(op, Y=Y, W_prev=W)
         W_hat, previous, rule = system.W_hat, support, "closed"
         if cfg.w_step == "final":
             W = W_hat
@@ -189,6 +205,7 @@ def solve(pb: Problem, cfg: Config, s: int, random_state) -> Run:
                 rule=cfg.p_rule,
             )  # fmt: skip
             L = steps.laplacian_of(P)
+            op = None  # A follows the new graph: built at the next W step
         # -- Y step (spec §2.7c)
         solver = steps.pencf if cfg.y_solver == "pencf" else steps.gpi
         Y_new, n_steps = solver(
@@ -230,7 +247,8 @@ def select_budgets(
         subsets = {m: ranking[:m] for m in counts}
         scores = row_norms(run.W)
     else:
-        runs = {m: solve(pb, cfg, m, random_state) for m in counts}
+        first = initial_operator(pb, cfg)  # the same in every budget's first sweep
+        runs = {m: solve(pb, cfg, m, random_state, operator=first) for m in counts}
         run = runs[counts[-1]]
         rest = np.setdiff1d(np.arange(d), run.support)
         hat = row_norms(run.W_hat)[rest]

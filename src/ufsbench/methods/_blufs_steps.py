@@ -114,24 +114,46 @@ def _top_columns(key, b, diag, kk):
     return top, simplex_columns(np.take_along_axis(b, top, axis=0))
 
 
-class WSystem:
-    """The W-subproblem of one sweep: ``A`` and ``R = Xn^T Y + tau2 W^k`` (see module doc)."""
+class WOperator:
+    """``A = Xn^T (I + beta L_P) Xn + lam I`` of one graph ``L_P``, factorised once.
 
-    def __init__(self, Xn, gram, L, *, beta, lam, Y, W_prev, tau2):
-        self.Xn, self.L, self.beta, self.lam = Xn, L, beta, lam
-        self.R = Xn.T @ Y + tau2 * W_prev  # (d, c)
+    ``A`` depends on the graph and the weights but not on ``Y`` or ``W^k``: one operator
+    serves every W-subproblem with that graph (every sweep while P is frozen or unused,
+    every budget's first sweep from ``P^0``), with the same arithmetic as a fresh one.
+    ``lam`` includes the proximal ``tau2``.
+    """
+
+    def __init__(self, Xn, gram, L, *, beta, lam, tau2):
+        self.Xn, self.L, self.beta, self.lam, self.tau2 = Xn, L, beta, lam, tau2
         n, d = Xn.shape
-        self.A = None
+        self.A = self._cho = self._lu = None
         if d <= n or tau2:  # A formed (d, d), then Cholesky; gram = Xn^T Xn when d <= n
             A = (gram if d <= n else Xn.T @ Xn) + lam * np.eye(d)
             if L is not None and beta:
                 A += beta * (Xn.T @ (L @ Xn))
-            self.A = A
-            self.W_hat = cho_solve(cho_factor(A), self.R)
+            self.A, self._cho = A, cho_factor(A)
         else:  # push-through, tau2 = 0: A^-1 Xn^T Y = Xn^T (lam I + M G)^-1 Y, G = Xn Xn^T
             MG = gram + beta * (L @ gram) if L is not None and beta else gram.copy()
             MG[np.diag_indices(n)] += lam
-            self.W_hat = Xn.T @ lu_solve(lu_factor(MG), Y)
+            self._lu = lu_factor(MG)
+
+    def minimiser(self, Y, R):
+        """``A^-1 R`` for ``R = Xn^T Y + tau2 W^k`` (the push-through route reads ``Y``)."""
+        if self._cho is not None:
+            return cho_solve(self._cho, R)
+        return self.Xn.T @ lu_solve(self._lu, Y)
+
+
+class WSystem:
+    """The W-subproblem of one sweep: ``A`` (a :class:`WOperator`) and
+    ``R = Xn^T Y + tau2 W^k`` (see module doc)."""
+
+    def __init__(self, operator, *, Y, W_prev):
+        self.operator = operator
+        self.Xn, self.L, self.beta, self.lam = operator.Xn, operator.L, operator.beta, operator.lam
+        self.A = operator.A
+        self.R = self.Xn.T @ Y + operator.tau2 * W_prev  # (d, c)
+        self.W_hat = operator.minimiser(Y, self.R)
 
     def _m(self, U):  # (I + beta L_P) U for U (n, q)
         return U + self.beta * (self.L @ U) if self.L is not None and self.beta else U
