@@ -149,7 +149,6 @@ class WSystem:
     ``R = Xn^T Y + tau2 W^k`` (see module doc)."""
 
     def __init__(self, operator, *, Y, W_prev):
-        self.operator = operator
         self.Xn, self.L, self.beta, self.lam = operator.Xn, operator.L, operator.beta, operator.lam
         self.A = operator.A
         self.R = self.Xn.T @ Y + operator.tau2 * W_prev  # (d, c)
