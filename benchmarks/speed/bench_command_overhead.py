@@ -49,9 +49,6 @@ RESOLVE = "from ufsbench.methods.external import resolve_method; resolve_method(
 WHOLE = "from ufsbench.methods.registry import REGISTRY; " + RESOLVE
 
 
-child_cpu = _cli.child_cpu
-
-
 def snakemake(workdir: Path, *args, tree: Path | None = None) -> list[str]:
     """The workflow command of this checkout, or of the checkout ``tree``."""
     cmd = _cli.workflow_command(workdir, workdir / "config.yaml", *args)
@@ -89,9 +86,9 @@ def main(argv=None):
         cache = workdir / ".snakemake" / "ufsbench" / "code-hashes.json"
         kept, fresh = [], []
         for _ in range(args.repeats):
-            kept.append(child_cpu(snakemake(workdir, "-n"), env=alone))
+            kept.append(_cli.child_cpu(snakemake(workdir, "-n"), env=alone))
             cache.unlink()
-            fresh.append(child_cpu(snakemake(workdir, "-n"), env=alone))
+            fresh.append(_cli.child_cpu(snakemake(workdir, "-n"), env=alone))
         rows.append(("dry run", mean(kept), mean(fresh)))
         # a new run folder of the same code: no copy of its own, the machine's shared one
         shared = {**os.environ, CACHE_ENV: str(Path(tmp) / "shared")}
@@ -99,9 +96,9 @@ def main(argv=None):
         found, none = [], []
         for _ in range(args.repeats):
             cache.unlink()
-            found.append(child_cpu(snakemake(workdir, "-n"), env=shared))
+            found.append(_cli.child_cpu(snakemake(workdir, "-n"), env=shared))
             cache.unlink()
-            none.append(child_cpu(snakemake(workdir, "-n"), env=alone))
+            none.append(_cli.child_cpu(snakemake(workdir, "-n"), env=alone))
         rows.append(("dry run, new run folder: shared hashes", mean(found), mean(none)))
         if args.compare:
             old = args.compare.resolve()
@@ -109,16 +106,16 @@ def main(argv=None):
             old_dir = finished_run(Path(tmp) / "old", tree=old, env=env)
             now, then = [], []
             for _ in range(args.repeats):
-                now.append(child_cpu(snakemake(workdir, "-n"), env=alone))
-                then.append(child_cpu(snakemake(old_dir, "-n", tree=old), env=env))
+                now.append(_cli.child_cpu(snakemake(workdir, "-n"), env=alone))
+                then.append(_cli.child_cpu(snakemake(old_dir, "-n", tree=old), env=env))
             commit = subprocess.run(
                 ["git", "-C", str(old), "rev-parse", "--short", "HEAD"],
                 capture_output=True,
                 text=True,
             ).stdout.strip()
             rows.append((f"dry run, this checkout vs {commit or old}", mean(now), mean(then)))
-    one = [child_cpu([sys.executable, "-c", RESOLVE]) for _ in range(args.repeats)]
-    whole = [child_cpu([sys.executable, "-c", WHOLE]) for _ in range(args.repeats)]
+    one = [_cli.child_cpu([sys.executable, "-c", RESOLVE]) for _ in range(args.repeats)]
+    whole = [_cli.child_cpu([sys.executable, "-c", WHOLE]) for _ in range(args.repeats)]
     rows.append(("plan import", mean(one), mean(whole)))
     lines = ["cost\tnow_cpu_s\tbefore_cpu_s\tratio"]
     lines += [f"{name}\t{a:.2f}\t{b:.2f}\t{b / a:.2f}" for name, a, b in rows]

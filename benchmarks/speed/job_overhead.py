@@ -74,10 +74,6 @@ def scripts_of(tree: Path) -> Path:
     return own if own.is_dir() else _cli.ROOT / "workflow" / "scripts"
 
 
-def child_cpu(command, env=None) -> float:
-    return _cli.child_cpu(command, env=env)
-
-
 def snakemake_jobs(imports: str, n: int, env) -> list[float]:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -107,7 +103,7 @@ def main(argv=None):
         envs.append(env)
     env = envs[-1]
     python = np.median(
-        [child_cpu([sys.executable, "-c", "pass"], env) for _ in range(args.repeats)]
+        [_cli.child_cpu([sys.executable, "-c", "pass"], env=env) for _ in range(args.repeats)]
     )
     empty = np.median(snakemake_jobs("", args.repeats, env))
     rows = [("(none)", python, "", empty) + ("",) * (2 * len(trees) - 2)]
@@ -126,7 +122,7 @@ def main(argv=None):
         cpu, job = [[] for _ in trees], [[] for _ in trees]
         for _ in range(args.repeats):
             for i, (code, tree_env) in enumerate(zip(codes, envs, strict=True)):
-                cpu[i].append(child_cpu([sys.executable, "-c", code], tree_env))
+                cpu[i].append(_cli.child_cpu([sys.executable, "-c", code], env=tree_env))
                 job[i] += snakemake_jobs(code, 1, tree_env)
         cells = [np.median(cpu[-1]), np.median(job[-1])]
         if args.compare is not None:

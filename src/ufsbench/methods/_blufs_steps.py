@@ -143,38 +143,44 @@ class WOperator:
             return cho_solve(self._cho, R)
         return self.Xn.T @ lu_solve(self._lu, Y)
 
+    def m_times(self, U):  # (I + beta L_P) U for U (n, q)
+        return U + self.beta * (self.L @ U) if self.L is not None and self.beta else U
+
+    def a_times(self, W):
+        return self.Xn.T @ self.m_times(self.Xn @ W) + self.lam * W
+
+    def block(self, support) -> np.ndarray:
+        """``A[support, support]`` (from ``A`` if formed, else through ``Xn[:, support]``)."""
+        if self.A is not None:
+            return self.A[np.ix_(support, support)]
+        Xs = self.Xn[:, support]
+        return Xs.T @ self.m_times(Xs) + self.lam * np.eye(len(support))
+
 
 class WSystem:
     """The W-subproblem of one sweep: ``A`` (a :class:`WOperator`) and
     ``R = Xn^T Y + tau2 W^k`` (see module doc)."""
 
     def __init__(self, operator, *, Y, W_prev):
-        self.Xn, self.L, self.beta, self.lam = operator.Xn, operator.L, operator.beta, operator.lam
-        self.A = operator.A
-        self.R = self.Xn.T @ Y + operator.tau2 * W_prev  # (d, c)
+        self.op = operator
+        self.R = operator.Xn.T @ Y + operator.tau2 * W_prev  # (d, c)
         self.W_hat = operator.minimiser(Y, self.R)
 
-    def _m(self, U):  # (I + beta L_P) U for U (n, q)
-        return U + self.beta * (self.L @ U) if self.L is not None and self.beta else U
-
     def a_times(self, W):
-        return self.Xn.T @ self._m(self.Xn @ W) + self.lam * W
+        return self.op.a_times(W)
 
     def value(self, W) -> float:
         """``g(W) = Tr(W^T A W) - 2 Tr(W^T R)``, via ``Z = Xn W`` (``A`` never needed)."""
-        Z = self.Xn @ W
-        quad = np.einsum("ij,ij->", Z, self._m(Z)) + self.lam * np.einsum("ij,ij->", W, W)
+        Z = self.op.Xn @ W
+        quad = np.einsum("ij,ij->", Z, self.op.m_times(Z)) + self.op.lam * np.einsum(
+            "ij,ij->", W, W
+        )
         return float(quad - 2.0 * np.einsum("ij,ij->", W, self.R))
 
     def refit(self, support):
         """Exact minimiser of ``g`` over ``W`` with rows outside ``support`` zero, and ``g``."""
-        if self.A is not None:
-            A_ss = self.A[np.ix_(support, support)]
-        else:
-            Xs = self.Xn[:, support]
-            A_ss = Xs.T @ self._m(Xs) + self.lam * np.eye(len(support))
         W = np.zeros_like(self.R)
-        W[support] = cho_solve(cho_factor(A_ss), self.R[support])
+        W[support] = cho_solve(cho_factor(self.op.block(support)), self.R[support])
         return W, float(-np.einsum("ij,ij->", W[support], self.R[support]))
 
     def palm_step(self, W, s, rng):
