@@ -241,6 +241,34 @@ def test_versus_paper_keeps_the_columns_of_blufs_vs_paper():
     assert np.isnan(row["random_oracle"]) and np.isnan(row["reseeds"]) and row["notes"] == ""
 
 
+def test_renote_writes_what_the_tables_job_writes_with_the_current_notes(tmp_path):
+    from ufsbench.io import write_table
+    from ufsbench.papers.blufs import renote
+    from ufsbench.reference import add_notes
+
+    cells = pd.DataFrame({"dataset": ["warpar10p"] * 3, "method": ["blufs", "udfs", "random"],
+                          "metric": ["acc"] * 3, "mean": [40.0, 20.123456, 41.0],
+                          "std": [1.0, 2.0, 1.0], "n_features": [30, 20, 30],
+                          "params": ["x", "y", "seed=1"]})  # fmt: skip
+    reseeds = pd.DataFrame({"dataset": "warpar10p", "method": "blufs", "metric": "acc",
+                            "seed": [0, 1], "value": [30.0, 32.123]})  # fmt: skip
+    old = pd.DataFrame({"dataset": ["warpar10p"], "method": ["udfs"], "note": ["old reading"]})
+    new = pd.DataFrame({"dataset": ["*", "warpar10p"], "method": ["blufs", "*"],
+                        "metric": ["acc", ""], "note": ["new reading", "our copy"]})  # fmt: skip
+    made = versus_paper(cells, load_reference(REFERENCE), reseeds=reseeds)
+    # The table as a run made with the old notes published it, read back.
+    write_table(tmp_path / "vs.tsv", add_notes(made, old, column="notes"))
+    published = pd.read_csv(tmp_path / "vs.tsv", sep="\t")
+    assert "old reading" in published.set_index("method").loc["udfs", "notes"]
+    for notes in (old, new, None):
+        expected = add_notes(made, notes, column="notes")["notes"].tolist()
+        assert renote(published, notes)["notes"].tolist() == expected
+    again = renote(published, new).set_index("method")["notes"]
+    assert again["blufs"].startswith("seed-averaged winner misses the paper by -7.39")
+    assert again["blufs"].endswith(". new reading. our copy")  # equally broad: file order
+    assert again["udfs"].endswith("our copy") and "old reading" not in again["udfs"]
+
+
 def test_default_companion_averages_every_count_without_labels():
     """Issue #29: the default companion is the default setting over every feature count,
     not the count the labels favour; that one is kept, named default_best_count."""

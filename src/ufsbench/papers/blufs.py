@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..reference import vs_paper
+from ..reference import add_notes, vs_paper
 
 CELL_COLUMNS = ("dataset", "method", "metric", "mean", "std", "n_features", "params")
 PAPER_NAMES = {
@@ -191,6 +191,16 @@ def versus_paper(
         columns=VS_PAPER_NAMES,
         describe=_note,
     )
+
+
+def renote(versus: pd.DataFrame, notes: pd.DataFrame | None) -> pd.DataFrame:
+    """``blufs_vs_paper.tsv`` with each row's generated note made again from its numbers
+    and the current hand-written ``notes`` appended (:func:`~ufsbench.reference.add_notes`):
+    what the tables job writes with those notes, so that publishing runs made with an
+    older notes file never keeps its notes."""
+    internal = versus.rename(columns={v: k for k, v in VS_PAPER_NAMES.items()})
+    out = versus.assign(notes=[_note(row) for _, row in internal.iterrows()])
+    return add_notes(out, notes, column="notes")
 
 
 def _note(row) -> str:

@@ -19,7 +19,9 @@ the merged folder holds what one run over all the datasets would publish:
   otherwise it is an error;
 - the tables that lay datasets side by side (Tables II, III, V, VII, VIII) and the
   Friedman test with its diagram (Fig. 7) are rendered again from the merged rows by
-  :mod:`ufsbench.papers.blufs_report`, the workflow's own renderer.
+  :mod:`ufsbench.papers.blufs_report`, the workflow's own renderer;
+- ``blufs_vs_paper.tsv``'s notes are made again (:func:`ufsbench.papers.blufs.renote`)
+  with the config's notes file as it is now, as one run made today would write them.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 import pandas as pd
 
 from ufsbench.io import write_table, write_text
+from ufsbench.papers.blufs import renote
 from ufsbench.papers.blufs_report import (
     friedman_outputs,
     table2_markdown,
@@ -42,6 +45,7 @@ from ufsbench.papers.blufs_report import (
 from ufsbench.plan import BlufsSection
 from ufsbench.plots import save_figure
 from ufsbench.provenance import is_ancestor
+from ufsbench.reference import load_notes
 from ufsbench.tools.config import find_schema, validate_config
 from ufsbench.tools.single_run import RUN_RECORDS
 
@@ -132,7 +136,17 @@ def merge_runs(folders: list[Path], staging: Path, config: dict, root: Path) -> 
             print(f"{name}: taken from {newest.parent.name} (newest code), not {others}")
             shutil.copy2(newest, staging / name)
     section = validate_config(config, find_schema(root))["blufs"]
-    _render(folders, staging, BlufsSection.read(section, True))
+    blufs = BlufsSection.read(section, True)
+    _render(folders, staging, blufs)
+    _renote(staging / "blufs_vs_paper.tsv", blufs, root)
+
+
+def _renote(path: Path, blufs: BlufsSection, root: Path) -> None:
+    """The comparison's notes from the notes file as it is now: each run's tables job
+    read it as it was when the run was made."""
+    if path.is_file():
+        notes = load_notes(root / blufs.notes) if blufs.notes else None
+        write_table(path, renote(pd.read_csv(path, sep="\t"), notes))
 
 
 def _job_commits(holder: Path) -> set[str] | None:

@@ -383,12 +383,11 @@ def run_folder_name(config: dict, datasets) -> str:
 def merge_single(config: dict, into: Path, root: Path) -> None:
     """The published run's files copied up (with LaTeX and fidelity), and the index.
 
-    Only BLUFS runs over disjoint datasets merge (:mod:`ufsbench.tools.merge_blufs`); the
-    other single-run kinds are published from one run."""
+    Only BLUFS runs over disjoint datasets merge (:mod:`ufsbench.tools.merge_blufs`, also
+    for one run: it applies the notes file as it is now); the other single-run kinds are
+    published from one run."""
     folders = published_runs(into)
-    if len(folders) == 1:
-        copy_up(folders[0], into)
-    elif kinds_of(config) == ["blufs"]:
+    if kinds_of(config) == ["blufs"]:  # its notes are applied afresh, even for one run
         staging = into / ".merged.part"
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir()
@@ -397,6 +396,8 @@ def merge_single(config: dict, into: Path, root: Path) -> None:
             copy_up(staging, into)
         finally:
             shutil.rmtree(staging)
+    elif len(folders) == 1:
+        copy_up(folders[0], into)
     else:
         names = ", ".join(f.name for f in folders)
         raise SystemExit(
