@@ -239,3 +239,24 @@ def test_crossval_sizes_table_means_each_size_and_counts_where_the_compared_one_
     ]
     with pytest.raises(ValueError, match="one compared selection"):
         headline.crossval_sizes_table(versus.assign(protocol=["nested", "other"] * 4))
+
+
+def test_published_blufs_notes_are_the_current_notes_and_explain_every_far_cell():
+    # The merge applies measured/blufs/notes.tsv afresh (merge_blufs); editing the notes
+    # without publishing again would leave the comparison with the old ones.
+    from ufsbench.papers.blufs import renote
+    from ufsbench.reference import load_notes
+
+    versus = pd.read_csv(MEASURED / "blufs" / "blufs_vs_paper.tsv", sep="\t")
+    notes = load_notes(MEASURED / "blufs" / "notes.tsv")
+    published = versus["notes"].fillna("").tolist()
+    assert renote(versus, notes)["notes"].tolist() == published, (
+        "re-publish: python -m ufsbench.tools.publish_run --config "
+        "config/experiments/blufs.yaml --into measured/blufs"
+    )
+    # docs/blufs.md: every miss beyond +-3 points has a note.
+    far = versus[versus["difference"].abs() > 3]
+    assert len(far) >= 30
+    assert far["notes"].fillna("").ne("").all(), far.loc[
+        far["notes"].isna(), ["dataset", "method", "metric"]
+    ]
