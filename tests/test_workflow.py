@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -18,6 +19,9 @@ from snakemake_cli import (
     validated,
     write_config,
 )
+
+from ufsbench import provenance
+from ufsbench.blas import ENV, blas_kernels, pinned_coretype
 
 pytestmark = [
     pytest.mark.slow,
@@ -181,6 +185,43 @@ def test_report_builds(finished_run):
     assert report.stat().st_size > 10_000
     # Snakemake's default disk_mb (over input.size_mb) warned once per job here
     assert "never awaited" not in result.stdout + result.stderr
+
+
+def test_jobs_record_the_blas_kernels_they_ran(finished_run):
+    log = next((finished_run / "logs" / "default" / "select").glob("*/ndfs/c0.log"))
+    kernels = provenance.read_log_record(log)["versions"]["blas"]
+    core, why = pinned_coretype("Haswell")  # the default blas_coretype
+    if core is None or "openblas" not in kernels:
+        pytest.skip(f"nothing pinned here: {why}; NumPy's BLAS: {kernels}")
+    assert kernels.endswith(f" {core}")
+
+
+def test_blas_coretype_reaches_the_jobs(tmp_path):
+    """A core type other than this CPU's own shows in the jobs' records: the workflow's
+    setting, not OpenBLAS's choice, decided their kernels."""
+    env = {k: v for k, v in os.environ.items() if k != ENV}
+    core, why = pinned_coretype("Prescott", environ=env)
+    if core is None or "openblas" not in blas_kernels():
+        pytest.skip(f"cannot pin Prescott kernels here: {why}")
+    write_config(tmp_path, {**TINY, "datasets": ["wine"], "blas_coretype": "Prescott"})
+    target = "results/default/wine/lapscore/c0/selection.npz"
+    run_snakemake(tmp_path, "--cores", "1", target, env=env)
+    logs = [tmp_path / "logs" / "default" / "select" / "wine" / "lapscore" / "c0.log"]
+    logs += list((tmp_path / "logs" / "default" / "graph").rglob("*.log"))
+    assert len(logs) == 2
+    for log in logs:
+        kernels = provenance.read_log_record(log)["versions"]["blas"]
+        assert kernels.startswith("openblas") and not kernels.endswith(" Haswell"), log
+        assert kernels == blas_kernels_under("Prescott"), log
+
+
+def blas_kernels_under(coretype: str) -> str:
+    """What :func:`blas_kernels` says in a fresh interpreter with ``coretype`` forced
+    (OpenBLAS names some core types after others: Prescott runs as Katmai)."""
+    env = {**os.environ, ENV: coretype}
+    code = "from ufsbench.blas import blas_kernels; print(blas_kernels())"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    return done.stdout.strip()
 
 
 def test_invalid_config_fails_before_any_job(tmp_path):

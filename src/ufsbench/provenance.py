@@ -129,13 +129,17 @@ def package_versions(packages=PACKAGES) -> dict[str, str]:
 
 
 def job_record(code: str | None = None) -> dict:
-    """What a job records of itself: commit, modified library files, code hash, versions."""
+    """What a job records of itself: commit, modified library files, code hash, versions
+    (with ``blas``: the BLAS kernels it runs, which can change iterative methods' rankings;
+    :mod:`ufsbench.blas`)."""
+    from .blas import blas_kernels
+
     commit, modified = code_commit()
     return {
         "commit": commit,
         "modified": modified,
         "code": code,
-        "versions": package_versions(),
+        "versions": {**package_versions(), "blas": blas_kernels()},
     }
 
 

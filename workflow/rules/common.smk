@@ -1,6 +1,7 @@
 # Validation first, then the run plan and the small functions rules call.
 import atexit
 import functools
+import os
 import sys
 from types import SimpleNamespace
 
@@ -9,6 +10,7 @@ import yaml
 from snakemake.utils import validate
 from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
+from ufsbench.blas import ENV as BLAS_ENV, pinned_coretype
 from ufsbench.hashcache import RememberedHashes, shared_folder
 from ufsbench.localdata import local_datasets
 from ufsbench.methods.external import ExternalSpec
@@ -51,6 +53,14 @@ validate(config, schema="../schemas/config.schema.yaml")
 # expanded (ufsbench.names, ufsbench.limits; bounds in config/README.md).
 check_config_names(config)
 check_plan_size(config)
+
+# One set of BLAS kernels on every machine (ufsbench.blas): jobs inherit the environment
+# and their OpenBLAS reads it when it loads; a cluster job re-reads this file and sets it too.
+_blas_core, _blas_why = pinned_coretype(config["blas_coretype"])
+if _blas_core is not None:
+    os.environ[BLAS_ENV] = _blas_core
+elif config["blas_coretype"] != "native":
+    print(f"ufsbench: {_blas_why}", file=sys.stderr)
 
 # Every output of a run lives under results/<experiment>/ and every log under
 # logs/<experiment>/ (config key `experiment`), so runs of different configs coexist;
