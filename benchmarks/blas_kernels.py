@@ -41,11 +41,10 @@ NATIVE = "native"  # no OPENBLAS_CORETYPE: the kernels OpenBLAS picks for this C
 
 
 def rank_all(datasets, methods, mirror, flip_layout=False) -> dict:
-    """``{dataset: {method: ranking}}`` of every method's default setting and the core type
-    OpenBLAS reports, in this process."""
-    from threadpoolctl import threadpool_info
-
+    """``{dataset: {method: ranking}}`` of every method's default setting and the BLAS
+    kernels that ran them, in this process."""
     from ufsbench import get_method, rank_features
+    from ufsbench.blas import blas_kernels
     from ufsbench.data import load_dataset, normalize
     from ufsbench.datasets import find_in_mirror
     from ufsbench.plan import setting_id
@@ -77,18 +76,22 @@ def rank_all(datasets, methods, mirror, flip_layout=False) -> dict:
                     n_neighbors=config["graph"]["k"],
                 )
                 rankings[name][method] = selection.ranking.tolist()
-    pools = threadpool_info()
-    cores = {p.get("architecture") for p in pools if p.get("internal_api") == "openblas"}
-    core = ",".join(sorted(c for c in cores if c)) or "unknown"
-    return {"core": core, "layouts": layouts, "counts": feature_counts, "rankings": rankings}
+    return {
+        "kernels": blas_kernels(),
+        "layouts": layouts,
+        "counts": feature_counts,
+        "rankings": rankings,
+    }
 
 
 def run_worker(coretype: str, args, flip_layout=False) -> dict:
     """:func:`rank_all` in a fresh interpreter with OpenBLAS forced to ``coretype``."""
+    from ufsbench.blas import ENV
+
     env = dict(os.environ)
-    env.pop("OPENBLAS_CORETYPE", None)
+    env.pop(ENV, None)
     if coretype != NATIVE:
-        env["OPENBLAS_CORETYPE"] = coretype
+        env[ENV] = coretype
     command = [sys.executable, __file__, "--worker", "--mirror", str(args.mirror),
                "--datasets", *args.datasets, "--methods", *args.methods]  # fmt: skip
     if flip_layout:
@@ -132,11 +135,11 @@ def main(argv=None):
                 same, first, overlap = compare(
                     reference["rankings"][name][method], run["rankings"][name][method], count
                 )
-                rows.append([name, method, variant, run["core"], run["layouts"][name],
+                rows.append([name, method, variant, run["kernels"], run["layouts"][name],
                              same, "" if first is None else first, count, overlap])  # fmt: skip
-    columns = ["dataset", "method", "variant", "core", "layout", "same_ranking",
+    columns = ["dataset", "method", "variant", "kernels", "layout", "same_ranking",
                "first_difference", "count", "top_count_overlap"]  # fmt: skip
-    print(f"# reference: {reference['core']} kernels, layouts {reference['layouts']}")
+    print(f"# reference: {reference['kernels']}, layouts {reference['layouts']}")
     _cli.write_tsv("blas_kernels", columns, rows, args.out)
 
 

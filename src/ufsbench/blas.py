@@ -9,9 +9,9 @@ the Haswell kernels to the Sandybridge and Prescott ones, and ULAP's top 50 on J
 same code and seed then give other published cells on another machine.
 
 The workflow therefore pins the kernels (config ``blas_coretype``, default ``Haswell``:
-AVX2 and FMA: Intel CPUs since 2013, AMD's since 2015; what OpenBLAS picks on them
-anyway unless they have AVX-512) by setting ``OPENBLAS_CORETYPE`` for its jobs, which OpenBLAS
-reads when it loads. A core type the CPU cannot run is never forced (OpenBLAS would stop
+AVX2 and FMA, Intel CPUs since 2013 and AMD's since 2015, where OpenBLAS picks them
+anyway unless the CPU has AVX-512) by setting ``OPENBLAS_CORETYPE`` for its jobs, which
+OpenBLAS reads when it loads. A core type the CPU cannot run is never forced (OpenBLAS would stop
 on an illegal instruction), nor on other architectures; an ``OPENBLAS_CORETYPE`` the user
 set wins. Other BLAS libraries (MKL in conda's NumPy) ignore the variable: each job's
 provenance records the kernels it ran (:func:`blas_kernels`).
