@@ -74,7 +74,8 @@ def pinned_coretype(setting: str, environ=None, machine=None, flags=_THIS_CPU):
 
 
 def blas_kernels() -> str:
-    """The BLAS libraries NumPy loaded and their kernels, e.g. ``openblas 0.3.31 Haswell``."""
+    """The BLAS libraries loaded so far (NumPy's at least; SciPy brings its own) and their
+    kernels, e.g. ``openblas 0.3.31 Haswell``."""
     import numpy  # noqa: F401 - loads its BLAS, which threadpoolctl then reports
     from threadpoolctl import threadpool_info
 
