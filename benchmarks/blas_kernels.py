@@ -45,8 +45,7 @@ def rank_all(datasets, methods, mirror, flip_layout=False) -> dict:
     kernels that ran them, in this process."""
     from ufsbench import get_method, rank_features
     from ufsbench.blas import blas_kernels
-    from ufsbench.data import load_dataset, normalize
-    from ufsbench.datasets import find_in_mirror
+    from ufsbench.data import normalize
     from ufsbench.plan import setting_id
     from ufsbench.seeding import derive_seed
     from ufsbench.tools.config import load_config
@@ -56,8 +55,7 @@ def rank_all(datasets, methods, mirror, flip_layout=False) -> dict:
     with _cli.one_thread():
         for name in datasets:
             entry = _cli.registry_entry(name)
-            path = find_in_mirror(entry, mirror) if entry.file_entry else None
-            X, _, _ = load_dataset(entry, path)  # the workflow's memory layout, not C's
+            X, _ = _cli.load(name, mirror, c_order=False)  # the workflow's memory layout
             X, _ = normalize(X, name=name, **config["normalize"])
             if flip_layout:
                 X = np.asfortranarray(X) if X.flags.c_contiguous else np.ascontiguousarray(X)

@@ -64,8 +64,9 @@ def registry_entry(name: str):
     return registry[name]
 
 
-def load(name: str, mirror: Path):
-    """``(X, y)`` of a registry dataset from the mirror, checked, X C-ordered float64."""
+def load(name: str, mirror: Path, c_order: bool = True):
+    """``(X, y)`` of a registry dataset from the mirror, checked, X float64: C-ordered, or
+    with ``c_order=False`` in the loader's own layout (the workflow's)."""
     from ufsbench.data import load_dataset
     from ufsbench.datasets import find_in_mirror
 
@@ -74,7 +75,8 @@ def load(name: str, mirror: Path):
     if entry.file_entry and path is None:
         raise SystemExit(f"dataset {name!r}: no verified file in the mirror {mirror}")
     X, y, _ = load_dataset(entry, path)
-    return np.ascontiguousarray(X, dtype=np.float64), np.asarray(y)
+    X = np.ascontiguousarray(X, dtype=np.float64) if c_order else np.asarray(X, np.float64)
+    return X, np.asarray(y)
 
 
 def one_thread():
