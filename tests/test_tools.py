@@ -66,8 +66,37 @@ def test_run_cost_reads_jobs_nested_below_the_method(tmp_path):
 
 
 def test_run_cost_of_a_directory_without_benchmarks_says_so(tmp_path):
+    with pytest.raises(SystemExit, match="neither a results folder"):
+        run_cost.main([str(tmp_path)])
+    (tmp_path / "benchmarks").mkdir()
     with pytest.raises(SystemExit, match="no benchmark files under"):
         run_cost.main([str(tmp_path)])
+
+
+def test_run_cost_of_a_publication_sums_its_parts_cost_tables(tmp_path, capsys):
+    header = "dataset\tmethod\tstage\tcpu_s\twall_s\n"
+    for part, rows in {
+        "coil20": "coil20\tblufs\tstage2\t3600\t7200\ncoil20\tblufs\tselect\t1800\t1800\n",
+        "jaffe": "jaffe\tblufs\tstage2\t1800\t3600\njaffe\tlapscore\tselect\t1800\t3600\n",
+    }.items():
+        (tmp_path / "runs" / part).mkdir(parents=True)
+        (tmp_path / "runs" / part / "cost.tsv").write_text(header + rows)
+    run_cost.main([str(tmp_path)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["stage", "cpu_h", "wall_h"]  # no job counts in cost tables
+    lines = {line.split()[0]: line.split()[1:] for line in out[1:]}
+    assert lines == {
+        "stage2": ["1.50", "3.00"],
+        "select": ["1.00", "1.50"],
+        "total": ["2.50", "4.50"],
+    }
+    run_cost.main([str(tmp_path / "runs" / "jaffe" / "cost.tsv"), "--by", "method"])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert rows == [
+        ["blufs", "0.50", "1.00"],
+        ["lapscore", "0.50", "1.00"],
+        ["total", "1.00", "2.00"],
+    ]
 
 
 def test_run_cost_compares_two_runs_on_the_groups_both_ran(tmp_path, capsys):

@@ -31,7 +31,7 @@ KERNELS = ("auto", "numba", "numpy")
 # n_clusters)), when numba is loaded already, or once this process has run AUTO_NUMBA_FITS
 # fits under "auto". Numba's import and the load of the compiled kernels cost about 0.85
 # CPU s per process; a fit on small data costs 1-4 ms with NumPy and 2.5-5x less compiled
-# (benchmarks/README.md, "k-means kernel per job"). Switching once the NumPy fits have cost
+# (benchmarks/DETAILS.md, "k-means kernel per job"). Switching once the NumPy fits have cost
 # about as much as the switch (the ski-rental rule) keeps a process that runs few fits
 # within twice its best cost, while an evaluation job, which runs thousands, pays the
 # switch back many times. Both kernels give bitwise the same results, so the switch never

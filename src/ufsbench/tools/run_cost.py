@@ -2,9 +2,11 @@
 
 Sums the Snakemake benchmark files of a run's results folder
 (``results/<experiment>/benchmarks/<stage>/<dataset>/<method>/<job>.tsv``, their last
-repeat):
+repeat), or the cost tables a publication keeps of its runs (``measured/<paper>/runs/*/
+cost.tsv``, sums per stage, dataset and method: no job counts):
 
     ufsbench-run-cost results/<experiment> [--by stage|dataset|method|all]
+    ufsbench-run-cost measured/<paper> [--by ...]      # a publication's cost tables
     ufsbench-run-cost AFTER --compare BEFORE [--by ...]
 
 CPU seconds (``cpu_time``) are the work; wall seconds (``s``) grow with whatever else
@@ -50,13 +52,15 @@ def job_costs(results: Path) -> pd.DataFrame:
 
 
 def summarise(jobs: pd.DataFrame, by: str) -> pd.DataFrame:
-    """CPU and wall hours and job counts grouped ``by``, largest CPU first, with a total."""
+    """CPU and wall hours and job counts grouped ``by``, largest CPU first, with a total
+    (``jobs``: :func:`job_costs`, or :func:`group_costs`, which has no job counts)."""
     keys = LEVELS[by]
-    table = jobs.groupby(keys).agg(
-        jobs=("job", "size"), cpu_h=("cpu_s", "sum"), wall_h=("wall_s", "sum")
-    )
+    sums = {"cpu_h": ("cpu_s", "sum"), "wall_h": ("wall_s", "sum")}
+    # A publication's cost.tsv keeps sums per group, not jobs: no job count then.
+    counts = {"jobs": ("job", "size")} if "job" in jobs else {}
+    table = jobs.groupby(keys).agg(**counts, **sums)
     table[["cpu_h", "wall_h"]] /= 3600.0
-    table = table.sort_values("cpu_h", ascending=False).reset_index()
+    table = table.sort_values("cpu_h", ascending=False, kind="stable").reset_index()
     return with_total(table, keys)
 
 
@@ -104,7 +108,10 @@ def compare(before: pd.DataFrame, after: pd.DataFrame, by: str, datasets=None) -
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", type=Path, help="a run's results/<experiment> folder")
+    parser.add_argument(
+        "results", type=Path,
+        help="a run's results/<experiment> folder, measured/<paper> or a cost.tsv",
+    )  # fmt: skip
     parser.add_argument("--by", choices=sorted(LEVELS), default="stage")
     parser.add_argument(
         "--compare",
@@ -125,9 +132,12 @@ def main(argv=None):
         )
         print(table.to_string(**fmt))
         return
-    jobs = job_costs(args.results)
-    if jobs.empty:
-        raise SystemExit(f"no benchmark files under {args.results / 'benchmarks'}")
+    if (args.results / "benchmarks").is_dir():
+        jobs = job_costs(args.results)
+        if jobs.empty:
+            raise SystemExit(f"no benchmark files under {args.results / 'benchmarks'}")
+    else:  # a publication or a cost.tsv
+        jobs = group_costs(args.results)
     print(summarise(jobs, args.by).to_string(**fmt))
 
 
