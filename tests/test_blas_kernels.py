@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from argparse import Namespace
 
 import numpy as np
 import pytest
-from snakemake_cli import ROOT
+from benchmark_scripts import load_benchmark
 
 
 def load_script():
-    sys.path.insert(0, str(ROOT / "benchmarks" / "speed"))  # its shared _cli module
-    path = ROOT / "benchmarks" / "blas_kernels.py"
-    spec = importlib.util.spec_from_file_location("blas_kernels", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("blas_kernels.py")
 
 
 def test_compare_against_brute_force():

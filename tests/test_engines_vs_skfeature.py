@@ -6,21 +6,15 @@ scikit-feature is not a dependency, so the timed comparison itself runs only by 
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 
 import numpy as np
 import pytest
-from snakemake_cli import ROOT
+from benchmark_scripts import load_benchmark
 
 
 def load_script():
-    sys.path.insert(0, str(ROOT / "benchmarks" / "speed"))  # its shared _cli module
-    path = ROOT / "benchmarks" / "speed" / "engines_vs_skfeature.py"
-    spec = importlib.util.spec_from_file_location("engines_vs_skfeature", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("speed/engines_vs_skfeature.py")
 
 
 def test_agreement_counts_the_equal_leading_places_and_score_gap():
