@@ -65,15 +65,16 @@ ITERATIVE = ("ndfs", "udfs")
 
 
 def counted_iterations(function):
-    """``function(verbose=True)``'s result and the number of objective lines it printed
-    (scikit-feature's NDFS and UDFS print one per iteration and return no count)."""
+    """``function()``'s result and the number of objective lines it printed: a
+    scikit-feature NDFS or UDFS call with ``verbose=True`` prints one per iteration and
+    returns no count."""
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
         result = function()
     return result, buffer.getvalue().count("obj at iter")
 
 
-def sides(method, X, graph, c, m):
+def sides(method, X, graph, c):
     """``{side: call}`` of one method; each call returns ``(ranking, extra, iterations)``."""
     from skfeature.function.similarity_based.lap_score import lap_score
     from skfeature.function.similarity_based.SPEC import spec as skf_spec
@@ -104,11 +105,10 @@ def sides(method, X, graph, c, m):
     if method == "ndfs":
 
         def theirs():
-            call = lambda: skf_ndfs(  # noqa: E731
-                X, W=graph, n_clusters=c, alpha=1.0, beta=1.0, gamma=1e8, mode="raw",
-                verbose=True,
+            W, iterations = counted_iterations(
+                lambda: skf_ndfs(X, W=graph, n_clusters=c, alpha=1.0, beta=1.0, gamma=1e8,
+                                 mode="raw", verbose=True)
             )  # fmt: skip
-            W, iterations = counted_iterations(call)
             return top_rows(W), None, iterations
 
         def ours():
@@ -119,10 +119,9 @@ def sides(method, X, graph, c, m):
     if method == "udfs":
 
         def theirs():
-            call = lambda: skf_udfs(  # noqa: E731
-                X, gamma=0.1, k=5, n_clusters=c, mode="raw", verbose=True
+            W, iterations = counted_iterations(
+                lambda: skf_udfs(X, gamma=0.1, k=5, n_clusters=c, mode="raw", verbose=True)
             )
-            W, iterations = counted_iterations(call)
             return top_rows(W), None, iterations
 
         def ours():
@@ -164,7 +163,7 @@ def main(argv=None):
             c = len(np.unique(y))
             graph = knn_graph(X, 5, weight="heat")
             for method in args.methods:
-                calls = sides(method, X, graph, c, args.count)
+                calls = sides(method, X, graph, c)
                 repeats = 1 if method in ITERATIVE else args.repeats
                 best, out = dict.fromkeys(calls, np.inf), {}
                 for _ in range(repeats):
