@@ -79,6 +79,15 @@ def load(name: str, mirror: Path, c_order: bool = True):
     return X, np.asarray(y)
 
 
+def load_with_graph(name: str, mirror: Path, weight: str = "binary"):
+    """``(X, y, n_classes, graph)``: :func:`load`'s data and its symmetric 5-NN graph
+    (``ufsbench.graph.knn_graph``, ``weight`` 0-1 or heat), as most scripts here take them."""
+    from ufsbench.graph import knn_graph
+
+    X, y = load(name, mirror)
+    return X, y, len(np.unique(y)), knn_graph(X, 5, weight=weight)
+
+
 def one_thread():
     """Context: BLAS and OpenMP pools limited to one thread (see the environment above)."""
     from threadpoolctl import threadpool_limits

@@ -23,7 +23,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import yaml
 
@@ -33,7 +32,6 @@ import _cli  # noqa: E402
 from ufsbench import rank_features  # noqa: E402
 from ufsbench.datasets import load_registry  # noqa: E402
 from ufsbench.evaluate import evaluate_selection  # noqa: E402
-from ufsbench.graph import knn_graph  # noqa: E402
 from ufsbench.methods import get_method  # noqa: E402
 from ufsbench.plan import expand_grid, split_method_options  # noqa: E402
 
@@ -61,9 +59,8 @@ def main(argv=None):
     rows = []
     with _cli.one_thread():
         for dataset in args.datasets:
-            X, y = _cli.load(dataset, args.mirror)
-            counts, c = list(_cli.registry_entry(dataset).feature_counts), len(np.unique(y))
-            graph = knn_graph(X, 5, weight="binary")
+            X, y, c, graph = _cli.load_with_graph(dataset, args.mirror)
+            counts = list(_cli.registry_entry(dataset).feature_counts)
             for method in args.methods:
                 spec = get_method(method)
                 grid = split_method_options(method, grids[method], load_registry()).grid

@@ -28,13 +28,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _cli  # noqa: E402
 
 from ufsbench import rank_features  # noqa: E402
-from ufsbench.graph import knn_graph  # noqa: E402
 
 ROUTE_PARAM = {"udfs": "eig_solver", "ulap": "eig_solver", "l1ufs": "linear_solver"}
 SETTINGS = {  # the ends and the middle of the papers' grids
@@ -58,9 +55,7 @@ def main(argv=None):
     rows = []
     with _cli.one_thread():
         for name in args.datasets:
-            X, y = _cli.load(name, args.mirror)
-            graph = knn_graph(X, 5, weight="binary")
-            c = len(np.unique(y))
+            X, y, c, graph = _cli.load_with_graph(name, args.mirror)
             for method in args.methods:
                 for setting in SETTINGS[method][: 1 if args.first else None]:
                     runs = {}

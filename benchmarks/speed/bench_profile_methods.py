@@ -38,7 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _cli  # noqa: E402
 
 from ufsbench import rank_features  # noqa: E402
-from ufsbench.graph import knn_graph  # noqa: E402
 from ufsbench.methods import _memo  # noqa: E402
 
 CHUNKS = {  # a few settings of each grid, as one job's chunk
@@ -70,9 +69,7 @@ def main(argv=None):
     rows = []
     with _cli.one_thread():
         for dataset in args.datasets:
-            X, y = _cli.load(dataset, args.mirror)
-            c = len(np.unique(y))
-            graph = knn_graph(X, 5, weight="binary")
+            X, y, c, graph = _cli.load_with_graph(dataset, args.mirror)
             for method in args.methods:
                 if args.profile:
                     _profile(X, method, graph, c, args.top)

@@ -154,14 +154,11 @@ def main(argv=None):
         import skfeature  # noqa: F401
     except ImportError:
         raise SystemExit("scikit-feature is not importable: see this script's docstring") from None
-    from ufsbench.graph import knn_graph
 
     rows = []
     with _cli.one_thread():
         for name in args.datasets:
-            X, y = _cli.load(name, args.mirror)
-            c = len(np.unique(y))
-            graph = knn_graph(X, 5, weight="heat")
+            X, y, c, graph = _cli.load_with_graph(name, args.mirror, weight="heat")
             for method in args.methods:
                 calls = sides(method, X, graph, c)
                 repeats = 1 if method in ITERATIVE else args.repeats

@@ -56,7 +56,6 @@ def identical(a, b) -> bool:
 
 def main(argv=None):
     args = _cli.parser(__doc__.splitlines()[0], ["jaffe", "coil20", "usps49"], 3).parse_args(argv)
-    from ufsbench.graph import knn_graph
     from ufsbench.methods import mcfs
 
     new_paths, lars_path = mcfs._lasso_paths, mcfs.lars_path
@@ -83,9 +82,7 @@ def main(argv=None):
     rows = []
     with _cli.one_thread():
         for name in args.datasets:
-            X, y = _cli.load(name, args.mirror)
-            k = len(np.unique(y))
-            graph = knn_graph(X, 5)
+            X, y, k, graph = _cli.load_with_graph(name, args.mirror)
             t_old = t_new = np.inf
             for _ in range(args.repeats):
                 t, (old, old_tally) = _cli.best_time(lambda: run(before), 1)

@@ -86,7 +86,6 @@ def main(argv=None):
     from sklearn.linear_model import Lars, lars_path
 
     from ufsbench import lars
-    from ufsbench.graph import knn_graph
     from ufsbench.methods import mcfs
 
     tally = {"steps": 0}
@@ -97,9 +96,7 @@ def main(argv=None):
         return result
 
     def measure(name):
-        X, y = _cli.load(name, args.mirror)
-        k = len(np.unique(y))
-        graph = knn_graph(X, 5)
+        X, y, k, graph = _cli.load_with_graph(name, args.mirror)
         Y = mcfs._spectral_embedding(graph, k, 0)
         Gram = X.T @ X if X.shape[1] <= X.shape[0] else None
         n = X.shape[0]
