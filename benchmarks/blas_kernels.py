@@ -1,7 +1,14 @@
 """Do a method's rankings depend on the CPU's BLAS kernels? One run per OpenBLAS core type.
 
     python benchmarks/blas_kernels.py [--datasets zoo wine] [--methods blsfe l1ufs ...]
-        [--coretypes native Haswell Sandybridge Prescott] [--mirror PATH] [--out TSV]
+        [--coretypes native Haswell Sandybridge Prescott Haswell+numpy] [--mirror PATH]
+        [--out TSV]
+
+A core type ``X`` pins OpenBLAS alone (``OPENBLAS_CORETYPE=X``), NumPy keeping the paths
+it picks for this CPU; ``X+numpy`` pins NumPy's paths to that CPU's as well
+(``NPY_DISABLE_CPU_FEATURES``), as the workflow's jobs run (``ufsbench.blas``); ``native``
+pins neither. On an AVX2 CPU ``Haswell`` and ``Haswell+numpy`` are one environment; on an
+AVX-512 CPU they differ in NumPy's ``exp``, ``log``, ``power`` and ``argsort``.
 
 NumPy's OpenBLAS picks its kernels for the CPU it runs on (``DYNAMIC_ARCH``); kernels for
 other instruction sets sum in other orders, so the same code and seed give results that
@@ -37,14 +44,15 @@ CONFIG = _cli.ROOT / "config" / "experiments" / "leaderboard.yaml"
 # The leaderboard's methods that rank by a fitted model (allfea and random do not).
 METHODS = ["maxvariance", "lapscore", "spec", "mcfs", "udfs", "ndfs", "rufs", "sogfs", "ulap",
            "l1ufs", "lsdcl", "blufs", "blsfs", "blsfe", "spcafs", "fspca", "rne"]  # fmt: skip
-NATIVE = "native"  # no OPENBLAS_CORETYPE: the kernels OpenBLAS picks for this CPU
+NATIVE = "native"  # neither pinned: the kernels and paths OpenBLAS and NumPy pick here
+WITH_NUMPY = "+numpy"  # suffix of a core type: NumPy's paths pinned too
 
 
 def rank_all(datasets, methods, mirror, flip_layout=False) -> dict:
     """``{dataset: {method: ranking}}`` of every method's default setting and the BLAS
     kernels that ran them, in this process."""
     from ufsbench import get_method, rank_features
-    from ufsbench.blas import blas_kernels
+    from ufsbench.blas import blas_kernels, numpy_simd
     from ufsbench.data import normalize
     from ufsbench.plan import setting_id
     from ufsbench.seeding import derive_seed
@@ -75,21 +83,33 @@ def rank_all(datasets, methods, mirror, flip_layout=False) -> dict:
                 )
                 rankings[name][method] = selection.ranking.tolist()
     return {
-        "kernels": blas_kernels(),
+        "kernels": f"{blas_kernels()}; numpy {numpy_simd()}",
         "layouts": layouts,
         "counts": feature_counts,
         "rankings": rankings,
     }
 
 
-def run_worker(coretype: str, args, flip_layout=False) -> dict:
-    """:func:`rank_all` in a fresh interpreter with OpenBLAS forced to ``coretype``."""
-    from ufsbench.blas import ENV
+def variant_environment(variant: str, environ=None) -> dict:
+    """``environ`` (default this process's) with OpenBLAS and NumPy pinned as ``variant``
+    says: ``native``, a core type, or a core type with ``+numpy`` (module docstring)."""
+    from ufsbench.blas import ENV, NUMPY_ENV, pinned_environment
 
-    env = dict(os.environ)
-    env.pop(ENV, None)
-    if coretype != NATIVE:
-        env[ENV] = coretype
+    env = {k: v for k, v in (os.environ if environ is None else environ).items()
+           if k not in (ENV, NUMPY_ENV)}  # fmt: skip
+    if variant == NATIVE:
+        return env
+    core = variant.removesuffix(WITH_NUMPY)
+    if core == variant:
+        return {**env, ENV: core}
+    variables, _ = pinned_environment(core, environ={})
+    return {**env, ENV: core, **variables}
+
+
+def run_worker(variant: str | None, args, flip_layout=False) -> dict:
+    """:func:`rank_all` in a fresh interpreter pinned as ``variant`` says
+    (:func:`variant_environment`; None: this process's environment as it is)."""
+    env = dict(os.environ) if variant is None else variant_environment(variant)
     command = [sys.executable, __file__, "--worker", "--mirror", str(args.mirror),
                "--datasets", *args.datasets, "--methods", *args.methods]  # fmt: skip
     if flip_layout:
@@ -113,7 +133,8 @@ def main(argv=None):
         "--coretypes",
         nargs="+",
         default=[NATIVE, "Haswell", "Sandybridge", "Prescott"],
-        help=f"OpenBLAS core types; the first is the reference ({NATIVE!r}: this CPU's own)",
+        help=f"OpenBLAS core types, '{WITH_NUMPY}' pinning NumPy's paths too; the first "
+        f"is the reference ({NATIVE!r}: this CPU's own)",
     )
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--flip-layout", action="store_true", help=argparse.SUPPRESS)

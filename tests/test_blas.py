@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from ufsbench import provenance
-from ufsbench.blas import ENV, blas_kernels, cpu_flags, pinned_coretype
+from ufsbench.blas import (
+    ENV,
+    NUMPY_ENV,
+    NUMPY_TARGETS,
+    blas_kernels,
+    cpu_flags,
+    numpy_features_to_disable,
+    numpy_simd,
+    pinned_coretype,
+    pinned_environment,
+)
 
 AVX2 = frozenset({"sse2", "pni", "avx", "avx2", "fma"})
 
@@ -60,3 +74,74 @@ def test_jobs_record_their_blas_kernels():
     blas = [p for p in threadpool_info() if p.get("user_api") == "blas"]
     assert blas and all(p["internal_api"] in kernels for p in blas)
     assert provenance.job_record("abc")["versions"]["blas"] == kernels
+
+
+# NumPy's x86-64 dispatch targets: 2.4's levels, and 1.26's feature names.
+DISPATCH_2 = ["X86_V3", "X86_V4", "AVX512_ICL", "AVX512_SPR"]
+DISPATCH_1 = ["SSSE3", "SSE41", "POPCNT", "SSE42", "AVX", "F16C", "FMA3", "AVX2", "AVX512F",
+              "AVX512CD", "AVX512_KNL", "AVX512_SKX", "AVX512_ICL"]  # fmt: skip
+
+
+def test_numpy_is_capped_at_the_pinned_cpus_paths():
+    assert numpy_features_to_disable("Haswell", DISPATCH_2) == DISPATCH_2[1:]
+    assert numpy_features_to_disable("Sandybridge", DISPATCH_2) == DISPATCH_2
+    assert numpy_features_to_disable("Haswell", DISPATCH_1) == DISPATCH_1[8:]
+    assert numpy_features_to_disable("Sandybridge", DISPATCH_1) == DISPATCH_1[5:]
+    assert numpy_features_to_disable("Prescott", DISPATCH_1) == DISPATCH_1
+    # a core type the user named that this module does not know: NumPy left alone
+    assert numpy_features_to_disable("Zen", DISPATCH_2) == []
+
+
+def test_the_pinned_environment_names_both_libraries_and_keeps_the_users_own():
+    pin = {"machine": "x86_64", "flags": AVX2, "dispatch": DISPATCH_2}
+    variables, why = pinned_environment("Haswell", environ={}, **pin)
+    assert variables == {ENV: "Haswell", NUMPY_ENV: "X86_V4 AVX512_ICL AVX512_SPR"}
+    assert len(why) == 2
+    # the user's OpenBLAS choice stays, and NumPy follows it where the core type is known
+    assert pinned_environment("Haswell", environ={ENV: "Sandybridge"}, **pin)[0] == {
+        NUMPY_ENV: " ".join(DISPATCH_2)
+    }
+    assert pinned_environment("Haswell", environ={ENV: "Zen"}, **pin)[0] == {}
+    variables, why = pinned_environment("Haswell", environ={NUMPY_ENV: "AVX512_SPR"}, **pin)
+    assert variables == {ENV: "Haswell"} and "set in the environment" in why[-1]
+    assert pinned_environment("native", environ={}, **pin)[0] == {}
+    assert pinned_environment("Haswell", environ={}, **{**pin, "machine": "aarch64"})[0] == {}
+
+
+def _in_fresh_python(code: str, variables: dict) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in (ENV, NUMPY_ENV)}
+    return subprocess.run(
+        [sys.executable, "-W", "error::ImportWarning", "-c", code],
+        env={**env, **variables},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+
+
+def test_a_pinned_process_runs_numpy_on_the_pinned_paths_only():
+    """On this CPU: NumPy accepts the variable (no warning of an unknown target) and runs
+    no path above Haswell's; on an AVX-512 CPU its own pick is above them."""
+    variables, why = pinned_environment("Haswell", environ={})
+    if ENV not in variables:
+        pytest.skip(f"the Haswell kernels are not pinned here: {why[0]}")
+    code = "from ufsbench.blas import numpy_simd; print(numpy_simd())"
+    running = _in_fresh_python(code, variables).stdout.split()
+    assert running == ["baseline"] or set(running) <= NUMPY_TARGETS["Haswell"], running
+    assert set(_in_fresh_python(code, {}).stdout.split()) >= set(running)
+
+
+def test_python_m_ufsbench_blas_prints_export_lines():
+    variables, _ = pinned_environment("Haswell", environ={})
+    env = {k: v for k, v in os.environ.items() if k not in (ENV, NUMPY_ENV)}
+    done = subprocess.run(
+        [sys.executable, "-m", "ufsbench.blas"], env=env, capture_output=True, text=True,
+        check=True,
+    )  # fmt: skip
+    assert done.stdout == "".join(f"export {k}='{v}'\n" for k, v in variables.items())
+    bad = subprocess.run([sys.executable, "-m", "ufsbench.blas", "a", "b"], capture_output=True)
+    assert bad.returncode != 0 and b"usage" in bad.stderr
+
+
+def test_jobs_record_numpys_paths():
+    assert provenance.job_record("abc")["versions"]["numpy_simd"] == numpy_simd()

@@ -43,8 +43,8 @@ def test_workers_rank_as_the_workflow_does(mirror):
     from ufsbench.seeding import derive_seed
 
     args = Namespace(mirror=mirror, datasets=["wine"], methods=["lapscore", "ndfs"])
-    native = script.run_worker(script.NATIVE, args)
-    flipped = script.run_worker(script.NATIVE, args, flip_layout=True)
+    native = script.run_worker(None, args)  # pinned as this process is, or not at all
+    flipped = script.run_worker(None, args, flip_layout=True)
     entry = script._cli.registry_entry("wine")
     X, _, _ = load_dataset(entry, find_in_mirror(entry, mirror))
     assert native["layouts"]["wine"] == ("F" if X.flags.f_contiguous else "C")
@@ -59,3 +59,15 @@ def test_workers_rank_as_the_workflow_does(mirror):
             ).ranking.tolist()  # fmt: skip
         assert native["rankings"]["wine"][method] == expected
         assert sorted(flipped["rankings"]["wine"][method]) == list(range(X.shape[1]))
+
+
+def test_variants_pin_openblas_numpy_both_or_neither():
+    from ufsbench.blas import ENV, NUMPY_ENV, pinned_environment
+
+    script = load_script()
+    base = {"HOME": "/h", ENV: "Zen", NUMPY_ENV: "X86_V4"}  # the caller's own are dropped
+    assert script.variant_environment("native", base) == {"HOME": "/h"}
+    assert script.variant_environment("Sandybridge", base) == {"HOME": "/h", ENV: "Sandybridge"}
+    both = script.variant_environment("Haswell+numpy", base)
+    expected = pinned_environment("Haswell", environ={})[0]
+    assert both == {"HOME": "/h", ENV: "Haswell", **expected}

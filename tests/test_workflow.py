@@ -21,7 +21,7 @@ from snakemake_cli import (
 )
 
 from ufsbench import provenance
-from ufsbench.blas import ENV, blas_kernels, pinned_coretype
+from ufsbench.blas import ENV, NUMPY_ENV, NUMPY_TARGETS, blas_kernels, pinned_coretype
 
 pytestmark = [
     pytest.mark.slow,
@@ -189,17 +189,21 @@ def test_report_builds(finished_run):
 
 def test_jobs_record_the_blas_kernels_they_ran(finished_run):
     log = next((finished_run / "logs" / "default" / "select").glob("*/ndfs/c0.log"))
-    kernels = provenance.read_log_record(log)["versions"]["blas"]
+    versions = provenance.read_log_record(log)["versions"]
+    kernels = versions["blas"]
     core, why = pinned_coretype("Haswell")  # the default blas_coretype
     if core is None or "openblas" not in kernels:
         pytest.skip(f"nothing pinned here: {why}; NumPy's BLAS: {kernels}")
     assert kernels.endswith(f" {core}")
+    # NumPy's paths capped at Haswell's too (an AVX-512 CPU's own pick is above them)
+    running = versions["numpy_simd"].split()
+    assert running == ["baseline"] or set(running) <= NUMPY_TARGETS["Haswell"], running
 
 
 def test_blas_coretype_reaches_the_jobs(tmp_path):
     """A core type other than this CPU's own shows in the jobs' records: the workflow's
     setting, not OpenBLAS's choice, decided their kernels."""
-    env = {k: v for k, v in os.environ.items() if k != ENV}
+    env = {k: v for k, v in os.environ.items() if k not in (ENV, NUMPY_ENV)}
     core, why = pinned_coretype("Prescott", environ=env)
     if core is None or "openblas" not in blas_kernels():
         pytest.skip(f"cannot pin Prescott kernels here: {why}")
@@ -210,9 +214,12 @@ def test_blas_coretype_reaches_the_jobs(tmp_path):
     logs += list((tmp_path / "logs" / "default" / "graph").rglob("*.log"))
     assert len(logs) == 2
     for log in logs:
-        kernels = provenance.read_log_record(log)["versions"]["blas"]
+        versions = provenance.read_log_record(log)["versions"]
+        kernels = versions["blas"]
         assert kernels.startswith("openblas") and not kernels.endswith(" Haswell"), log
         assert kernels == blas_kernels_under("Prescott"), log
+        # Prescott's CPU runs none of NumPy's dispatched paths: all are disabled
+        assert versions["numpy_simd"] == "baseline", log
 
 
 def blas_kernels_under(coretype: str) -> str:

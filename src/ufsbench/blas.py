@@ -15,6 +15,18 @@ OpenBLAS reads when it loads. A core type the CPU cannot run is never forced (Op
 on an illegal instruction), nor on other architectures; an ``OPENBLAS_CORETYPE`` the user
 set wins. Other BLAS libraries (MKL in conda's NumPy) ignore the variable: each job's
 provenance records the kernels it ran (:func:`blas_kernels`).
+
+NumPy itself picks code paths per CPU too: its ufuncs are compiled for several instruction
+sets and the fastest one the CPU runs is chosen at import (``numpy.show_runtime()``). On an
+AVX-512 CPU ``exp``, ``log``, ``expm1``, ``log1p``, ``power`` and ``arctan2`` then differ
+from the AVX2 paths in the last bit, and ``argsort``'s default quicksort orders ties
+otherwise. With OpenBLAS pinned alone, 12 of the test suite's 134 byte pins (BLUFS's, which
+reads a heat-kernel graph) differed on an AVX-512 Xeon; with NumPy's paths pinned as well,
+none. So a pinned core type also caps NumPy's paths at that CPU's
+(``NPY_DISABLE_CPU_FEATURES``, read when NumPy loads: :func:`numpy_features_to_disable`), and
+each job records the paths it ran (:func:`numpy_simd`). ``python -m ufsbench.blas`` prints
+both variables as shell ``export`` lines, for running the library outside the workflow as
+its jobs run (``eval "$(python -m ufsbench.blas)"``).
 """
 
 from __future__ import annotations
@@ -23,10 +35,20 @@ import os
 import platform
 
 ENV = "OPENBLAS_CORETYPE"
+NUMPY_ENV = "NPY_DISABLE_CPU_FEATURES"
 NATIVE = "native"
 # What each pinnable core type needs of the CPU (flags of /proc/cpuinfo; "pni" is SSE3).
 # Haswell is the default; the older two serve CPUs without AVX2, at some cost in speed.
 REQUIRES = {"Haswell": ("avx2", "fma"), "Sandybridge": ("avx",), "Prescott": ("pni",)}
+# NumPy's dispatch targets (NumPy 1.x feature names and NumPy 2's x86-64 levels) that a CPU
+# of each core type runs; the others are disabled where the core type is pinned.
+_UP_TO_PRESCOTT = ("SSE", "SSE2", "SSE3")
+_UP_TO_SANDYBRIDGE = (*_UP_TO_PRESCOTT, "SSSE3", "SSE41", "POPCNT", "SSE42", "AVX", "X86_V2")
+NUMPY_TARGETS = {
+    "Prescott": frozenset(_UP_TO_PRESCOTT),
+    "Sandybridge": frozenset(_UP_TO_SANDYBRIDGE),
+    "Haswell": frozenset((*_UP_TO_SANDYBRIDGE, "F16C", "FMA3", "AVX2", "X86_V3")),
+}
 
 
 def cpu_flags(path="/proc/cpuinfo") -> frozenset[str] | None:
@@ -85,3 +107,81 @@ def blas_kernels() -> str:
         if pool.get("user_api") == "blas"
     }
     return "; ".join(sorted(item.strip() for item in found)) or "unknown"
+
+
+def numpy_dispatch() -> list[str]:
+    """NumPy's dispatch targets: the instruction sets its ufuncs were also compiled for,
+    one of which it picks per CPU at import (empty where NumPy does not say)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_dispatch__
+    except ImportError:  # NumPy 1.x
+        try:
+            from numpy.core._multiarray_umath import __cpu_dispatch__
+        except ImportError:
+            return []
+    return list(__cpu_dispatch__)
+
+
+def numpy_features_to_disable(core: str, dispatch=None) -> list[str]:
+    """NumPy's dispatch targets (``dispatch``, default :func:`numpy_dispatch`) above what a
+    CPU of OpenBLAS core type ``core`` runs: the ``NPY_DISABLE_CPU_FEATURES`` that keeps NumPy
+    on that CPU's paths. Empty for a core type this module does not know (e.g. one the user
+    set), whose CPU's paths it cannot tell. Naming only dispatch targets matters: NumPy
+    refuses to disable its baseline and warns of names it does not dispatch."""
+    allowed = NUMPY_TARGETS.get(core)
+    if allowed is None:
+        return []
+    dispatch = numpy_dispatch() if dispatch is None else dispatch
+    return [target for target in dispatch if target not in allowed]
+
+
+def pinned_environment(setting: str, environ=None, machine=None, flags=_THIS_CPU, dispatch=None):
+    """``(variables, reasons)``: the environment that pins jobs to one CPU's numerics for
+    the config's ``blas_coretype`` ``setting`` -- ``OPENBLAS_CORETYPE`` (:func:`pinned_coretype`)
+    and, for a core type it knows, ``NPY_DISABLE_CPU_FEATURES`` -- and why. Variables the
+    user set are kept (and not returned); ``environ``, ``machine``, ``flags`` and ``dispatch``
+    default to this process's."""
+    environ = os.environ if environ is None else environ
+    core, why = pinned_coretype(setting, environ=environ, machine=machine, flags=flags)
+    variables, reasons = {}, [why]
+    if core is None:
+        return variables, reasons
+    if not environ.get(ENV):
+        variables[ENV] = core
+    if environ.get(NUMPY_ENV):
+        reasons.append(f"{NUMPY_ENV}={environ[NUMPY_ENV]} set in the environment")
+        return variables, reasons
+    disabled = numpy_features_to_disable(core, dispatch)
+    if disabled:
+        variables[NUMPY_ENV] = " ".join(disabled)
+        reasons.append(f"{NUMPY_ENV}={variables[NUMPY_ENV]} (NumPy on {core}'s paths)")
+    return variables, reasons
+
+
+def numpy_simd() -> str:
+    """The NumPy dispatch targets this process runs, e.g. ``X86_V3`` (``baseline`` when it
+    runs none: the CPU has none of them, or they are disabled)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__
+    except ImportError:  # NumPy 1.x
+        from numpy.core._multiarray_umath import __cpu_features__
+    running = [t for t in numpy_dispatch() if __cpu_features__.get(t)]
+    return " ".join(running) or "baseline"
+
+
+def shell_exports(setting: str = "Haswell", environ=None) -> str:
+    """``export`` lines pinning a shell's processes as the workflow pins its jobs."""
+    variables, _ = pinned_environment(setting, environ=environ)
+    return "".join(f"export {name}='{value}'\n" for name, value in variables.items())
+
+
+if __name__ == "__main__":
+    import sys
+
+    usage = "usage: python -m ufsbench.blas [CORETYPE]  (prints export lines; default Haswell)"
+    if len(sys.argv) > 2 or sys.argv[1:2] in (["-h"], ["--help"]):
+        sys.exit(usage)
+    setting = sys.argv[1] if len(sys.argv) == 2 else "Haswell"
+    sys.stdout.write(shell_exports(setting))
+    for reason in pinned_environment(setting)[1]:
+        print(f"# {reason}", file=sys.stderr)

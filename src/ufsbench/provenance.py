@@ -130,16 +130,16 @@ def package_versions(packages=PACKAGES) -> dict[str, str]:
 
 def job_record(code: str | None = None) -> dict:
     """What a job records of itself: commit, modified library files, code hash, versions
-    (with ``blas``: the BLAS kernels it runs, which can change iterative methods' rankings;
-    :mod:`ufsbench.blas`)."""
-    from .blas import blas_kernels
+    (with ``blas``: the BLAS kernels it runs, and ``numpy_simd``: NumPy's instruction-set
+    paths, both of which can change iterative methods' rankings; :mod:`ufsbench.blas`)."""
+    from .blas import blas_kernels, numpy_simd
 
     commit, modified = code_commit()
     return {
         "commit": commit,
         "modified": modified,
         "code": code,
-        "versions": {**package_versions(), "blas": blas_kernels()},
+        "versions": {**package_versions(), "blas": blas_kernels(), "numpy_simd": numpy_simd()},
     }
 
 

@@ -10,7 +10,7 @@ import yaml
 from snakemake.utils import validate
 from ufsbench.datasets import content_fields, load_registry
 from ufsbench import resources
-from ufsbench.blas import ENV as BLAS_ENV, pinned_coretype
+from ufsbench.blas import ENV as BLAS_ENV, pinned_environment
 from ufsbench.hashcache import RememberedHashes, shared_folder
 from ufsbench.localdata import local_datasets
 from ufsbench.methods.external import ExternalSpec
@@ -54,13 +54,13 @@ validate(config, schema="../schemas/config.schema.yaml")
 check_config_names(config)
 check_plan_size(config)
 
-# One set of BLAS kernels on every machine (ufsbench.blas): jobs inherit the environment
-# and their OpenBLAS reads it when it loads; a cluster job re-reads this file and sets it too.
-_blas_core, _blas_why = pinned_coretype(config["blas_coretype"])
-if _blas_core is not None:
-    os.environ[BLAS_ENV] = _blas_core
-elif config["blas_coretype"] != "native":
-    print(f"ufsbench: {_blas_why}", file=sys.stderr)
+# One set of BLAS kernels and NumPy code paths on every machine (ufsbench.blas): jobs
+# inherit the environment and their OpenBLAS and NumPy read it when they load; a cluster job
+# re-reads this file and sets it too.
+_pinned, _pin_why = pinned_environment(config["blas_coretype"])
+os.environ.update(_pinned)
+if BLAS_ENV not in os.environ and config["blas_coretype"] != "native":
+    print(f"ufsbench: {_pin_why[0]}", file=sys.stderr)
 
 # Every output of a run lives under results/<experiment>/ and every log under
 # logs/<experiment>/ (config key `experiment`), so runs of different configs coexist;
