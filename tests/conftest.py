@@ -80,6 +80,16 @@ def shared_fixtures(item) -> set:
     }
 
 
+def pytest_report_header(config):
+    """Whether the byte pins are compared here, or skip and why (``machine_pins``)."""
+    from machine_pins import PIN_COMMAND, difference
+
+    why = difference()
+    if why is None:
+        return "byte pins: compared (this machine computes as the recorded one)"
+    return f"byte pins: skipped ({why}); {PIN_COMMAND} pins the kernels and NumPy's paths"
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Say how to run what the default marker expression left out."""
     deselected = len(terminalreporter.stats.get("deselected", []))

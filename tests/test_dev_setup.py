@@ -75,10 +75,12 @@ def pytest_in(folder, *args, env_extra=None):
 
 @pytest.fixture
 def dummy_project(tmp_path):
-    """A copy of the pytest set-up (pyproject, conftest) with one test per marker."""
+    """A copy of the pytest set-up (pyproject, conftest and the machine_pins module its
+    report header reads) with one test per marker."""
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     (tmp_path / "tests").mkdir()
-    shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "tests" / "conftest.py")
+    for name in ("conftest.py", "machine_pins.py"):
+        shutil.copy(ROOT / "tests" / name, tmp_path / "tests" / name)
     (tmp_path / "tests" / "test_dummy.py").write_text(DUMMY_TESTS)
     return tmp_path
 
@@ -93,6 +95,13 @@ def test_default_run_deselects_slow_and_slurm_and_says_how_to_run_them(dummy_pro
     assert result.returncode == 0, result.stdout + result.stderr
     assert outcomes(result.stdout) == {"passed": 2, "deselected": 2}, result.stdout
     assert 'python -m pytest -m ""' in result.stdout
+
+
+def test_the_header_says_whether_byte_pins_are_compared(dummy_project):
+    result = pytest_in(dummy_project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # the copy has no recorded machine: the pins would skip, and the header says why
+    assert "byte pins: skipped (no pins_machine.json" in result.stdout, result.stdout
 
 
 def test_slurm_marked_tests_skip_saying_how_to_opt_in(dummy_project):
