@@ -109,17 +109,19 @@ def blas_kernels() -> str:
     return "; ".join(sorted(item.strip() for item in found)) or "unknown"
 
 
+def _numpy_cpu() -> tuple[list[str], dict]:
+    """NumPy's dispatch targets and its table of CPU features (True: present and enabled)."""
+    try:
+        from numpy._core import _multiarray_umath as core
+    except ImportError:  # NumPy 1.x
+        from numpy.core import _multiarray_umath as core
+    return list(getattr(core, "__cpu_dispatch__", [])), dict(getattr(core, "__cpu_features__", {}))
+
+
 def numpy_dispatch() -> list[str]:
     """NumPy's dispatch targets: the instruction sets its ufuncs were also compiled for,
     one of which it picks per CPU at import (empty where NumPy does not say)."""
-    try:
-        from numpy._core._multiarray_umath import __cpu_dispatch__
-    except ImportError:  # NumPy 1.x
-        try:
-            from numpy.core._multiarray_umath import __cpu_dispatch__
-        except ImportError:
-            return []
-    return list(__cpu_dispatch__)
+    return _numpy_cpu()[0]
 
 
 def numpy_features_to_disable(core: str, dispatch=None) -> list[str]:
@@ -161,27 +163,18 @@ def pinned_environment(setting: str, environ=None, machine=None, flags=_THIS_CPU
 def numpy_simd() -> str:
     """The NumPy dispatch targets this process runs, e.g. ``X86_V3`` (``baseline`` when it
     runs none: the CPU has none of them, or they are disabled)."""
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__
-    except ImportError:  # NumPy 1.x
-        from numpy.core._multiarray_umath import __cpu_features__
-    running = [t for t in numpy_dispatch() if __cpu_features__.get(t)]
-    return " ".join(running) or "baseline"
+    dispatch, features = _numpy_cpu()
+    return " ".join(target for target in dispatch if features.get(target)) or "baseline"
 
 
-def shell_exports(setting: str = "Haswell", environ=None) -> str:
-    """``export`` lines pinning a shell's processes as the workflow pins its jobs."""
-    variables, _ = pinned_environment(setting, environ=environ)
-    return "".join(f"export {name}='{value}'\n" for name, value in variables.items())
-
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # export lines for a shell: eval "$(python -m ufsbench.blas)"
     import sys
 
     usage = "usage: python -m ufsbench.blas [CORETYPE]  (prints export lines; default Haswell)"
     if len(sys.argv) > 2 or sys.argv[1:2] in (["-h"], ["--help"]):
         sys.exit(usage)
-    setting = sys.argv[1] if len(sys.argv) == 2 else "Haswell"
-    sys.stdout.write(shell_exports(setting))
-    for reason in pinned_environment(setting)[1]:
+    variables, reasons = pinned_environment(sys.argv[1] if len(sys.argv) == 2 else "Haswell")
+    for name, value in variables.items():
+        print(f"export {name}='{value}'")
+    for reason in reasons:
         print(f"# {reason}", file=sys.stderr)
