@@ -93,10 +93,9 @@ def rank_all(datasets, methods, mirror, flip_layout=False) -> dict:
 def variant_environment(variant: str, environ=None) -> dict:
     """``environ`` (default this process's) with OpenBLAS and NumPy pinned as ``variant``
     says: ``native``, a core type, or a core type with ``+numpy`` (module docstring)."""
-    from ufsbench.blas import ENV, NUMPY_ENV, pinned_environment
+    from ufsbench.blas import ENV, pinned_environment, unpinned
 
-    env = {k: v for k, v in (os.environ if environ is None else environ).items()
-           if k not in (ENV, NUMPY_ENV)}  # fmt: skip
+    env = unpinned(environ)
     if variant == NATIVE:
         return env
     core = variant.removesuffix(WITH_NUMPY)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -19,6 +18,7 @@ from ufsbench.blas import (
     numpy_simd,
     pinned_coretype,
     pinned_environment,
+    unpinned,
 )
 
 AVX2 = frozenset({"sse2", "pni", "avx", "avx2", "fma"})
@@ -109,7 +109,7 @@ def test_the_pinned_environment_names_both_libraries_and_keeps_the_users_own():
 
 
 def _in_fresh_python(code: str, variables: dict) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in (ENV, NUMPY_ENV)}
+    env = unpinned()
     return subprocess.run(
         [sys.executable, "-W", "error::ImportWarning", "-c", code],
         env={**env, **variables},
@@ -133,7 +133,7 @@ def test_a_pinned_process_runs_numpy_on_the_pinned_paths_only():
 
 def test_python_m_ufsbench_blas_prints_export_lines():
     variables, _ = pinned_environment("Haswell", environ={})
-    env = {k: v for k, v in os.environ.items() if k not in (ENV, NUMPY_ENV)}
+    env = unpinned()
     done = subprocess.run(
         [sys.executable, "-m", "ufsbench.blas"], env=env, capture_output=True, text=True,
         check=True,

@@ -21,7 +21,7 @@ from snakemake_cli import (
 )
 
 from ufsbench import provenance
-from ufsbench.blas import ENV, NUMPY_ENV, NUMPY_TARGETS, blas_kernels, pinned_coretype
+from ufsbench.blas import ENV, NUMPY_TARGETS, blas_kernels, pinned_coretype, unpinned
 
 pytestmark = [
     pytest.mark.slow,
@@ -203,7 +203,7 @@ def test_jobs_record_the_blas_kernels_they_ran(finished_run):
 def test_blas_coretype_reaches_the_jobs(tmp_path):
     """A core type other than this CPU's own shows in the jobs' records: the workflow's
     setting, not OpenBLAS's choice, decided their kernels."""
-    env = {k: v for k, v in os.environ.items() if k not in (ENV, NUMPY_ENV)}
+    env = unpinned()
     core, why = pinned_coretype("Prescott", environ=env)
     if core is None or "openblas" not in blas_kernels():
         pytest.skip(f"cannot pin Prescott kernels here: {why}")

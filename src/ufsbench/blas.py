@@ -160,6 +160,13 @@ def pinned_environment(setting: str, environ=None, machine=None, flags=_THIS_CPU
     return variables, reasons
 
 
+def unpinned(environ=None) -> dict:
+    """A copy of ``environ`` (default this process's) without either pinning variable: a
+    child started with it runs OpenBLAS's and NumPy's own choice for the CPU."""
+    environ = os.environ if environ is None else environ
+    return {k: v for k, v in environ.items() if k not in (ENV, NUMPY_ENV)}
+
+
 def numpy_simd() -> str:
     """The NumPy dispatch targets this process runs, e.g. ``X86_V3`` (``baseline`` when it
     runs none: the CPU has none of them, or they are disabled)."""
